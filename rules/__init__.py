@@ -1,0 +1,82 @@
+"""The game of Limes: cards, landscapes, legal moves, scoring and whole games.
+
+Pure Python: no Django, no I/O outside ``python -m rules``, no global randomness (pass a
+seeded ``random.Random``). One import gives the public API::
+
+    from rules import Game, Landscape, Turn, Placement, PlaceWorker, Variants
+"""
+
+from __future__ import annotations
+
+from rules.board import Board, PlacedCard
+from rules.deck import DEFAULT_DECK_PATH, Deck, load_deck
+from rules.errors import IllegalMoveError, InvalidInputError, RulesError
+from rules.game import Game, Outcome, Standing, rank
+from rules.landscape import Landscape, Score, WorkerScore
+from rules.model import (
+    MAX_SPAN,
+    ROTATIONS,
+    ROUNDS,
+    WORKERS_PER_PLAYER,
+    Card,
+    MoveWorker,
+    Placement,
+    PlaceWorker,
+    Point,
+    Profession,
+    Terrain,
+    Turn,
+    Variants,
+    WorkerAction,
+    Zone,
+)
+from rules.players import reference_turn
+from rules.record import (
+    RECORD_FORMAT,
+    game_from_record,
+    game_to_record,
+    turn_from_json,
+    turn_to_json,
+)
+from rules.solo import SoloRating, solo_rating
+
+__all__ = [
+    "DEFAULT_DECK_PATH",
+    "MAX_SPAN",
+    "RECORD_FORMAT",
+    "ROTATIONS",
+    "ROUNDS",
+    "WORKERS_PER_PLAYER",
+    "Board",
+    "Card",
+    "Deck",
+    "Game",
+    "IllegalMoveError",
+    "InvalidInputError",
+    "Landscape",
+    "MoveWorker",
+    "Outcome",
+    "PlaceWorker",
+    "PlacedCard",
+    "Placement",
+    "Point",
+    "Profession",
+    "RulesError",
+    "Score",
+    "SoloRating",
+    "Standing",
+    "Terrain",
+    "Turn",
+    "Variants",
+    "WorkerAction",
+    "WorkerScore",
+    "Zone",
+    "game_from_record",
+    "game_to_record",
+    "load_deck",
+    "rank",
+    "reference_turn",
+    "solo_rating",
+    "turn_from_json",
+    "turn_to_json",
+]

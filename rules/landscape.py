@@ -1,0 +1,390 @@
+"""A landscape of zones with workers on it: regions, scores and worker moves.
+
+A landscape is zones, not cards, so it describes any position a zone map can, whole or
+partial. Cards and their placement rules live in ``rules.board``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+
+from rules.errors import InvalidInputError
+from rules.model import Point, Profession, Terrain, Zone
+
+_TERRAINS = tuple(Terrain)
+_FIELD, _WATER, _FOREST, _TOWER = (_TERRAINS.index(t) for t in Terrain)
+_EMPTY = -1
+
+
+@dataclass(frozen=True, slots=True)
+class WorkerScore:
+    """One worker's part of a score."""
+
+    zone: Point
+    profession: Profession
+    points: int
+    counted: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Score:
+    """A landscape's score: the total, the tie-break list and every worker's part."""
+
+    total: int
+    tiebreak: tuple[int, ...]
+    workers: tuple[WorkerScore, ...]
+
+    def to_json(self) -> dict[str, object]:
+        """The JSON shape of ``python -m rules score``."""
+        return {
+            "total": self.total,
+            "tiebreak": list(self.tiebreak),
+            "workers": [
+                {
+                    "zone": list(w.zone),
+                    "profession": w.profession.value,
+                    "points": w.points,
+                    "counted": w.counted,
+                }
+                for w in self.workers
+            ],
+        }
+
+
+class Landscape:
+    """Zones on a grid, some empty, with workers standing on zones.
+
+    Immutable by convention. Region analysis, which does not depend on the workers, is
+    computed once and shared by every landscape made with ``with_workers``.
+    """
+
+    __slots__ = ("_hut", "_regions", "_terrain", "height", "left", "top", "width", "workers")
+
+    def __init__(
+        self,
+        top: int,
+        left: int,
+        height: int,
+        width: int,
+        terrain: list[int],
+        hut: list[bool],
+        workers: Iterable[Point] = (),
+        *,
+        _regions: _Regions | None = None,
+    ) -> None:
+        self.top = top
+        self.left = left
+        self.height = height
+        self.width = width
+        self._terrain = terrain
+        self._hut = hut
+        self.workers: tuple[Point, ...] = tuple(sorted(workers))
+        self._regions = _regions
+        for point in self.workers:
+            if self.zone_at(point) is None:
+                raise InvalidInputError(f"a worker stands on {list(point)}, where no card lies")
+
+    # -- construction -------------------------------------------------------------------
+
+    @classmethod
+    def from_zones(cls, zones: Mapping[Point, Zone], workers: Iterable[Point] = ()) -> Landscape:
+        """A landscape of the given zones; points not given are empty."""
+        if not zones:
+            return cls(0, 0, 0, 0, [], [], workers)
+        rows = [r for r, _ in zones]
+        cols = [c for _, c in zones]
+        top, left = min(rows), min(cols)
+        height, width = max(rows) - top + 1, max(cols) - left + 1
+        terrain = [_EMPTY] * (height * width)
+        hut = [False] * (height * width)
+        for (r, c), zone in zones.items():
+            i = (r - top) * width + (c - left)
+            terrain[i] = _TERRAINS.index(zone.terrain)
+            hut[i] = zone.hut
+        return cls(top, left, height, width, terrain, hut, workers)
+
+    @classmethod
+    def from_zone_map(cls, text: str) -> Landscape:
+        """Parse a zone map (FORMATS.md section 1); raises ``InvalidInputError`` with the place."""
+        terrain: list[int] = []
+        hut: list[bool] = []
+        workers: list[Point] = []
+        width: int | None = None
+        row = 0
+        for line_no, line in enumerate(text.splitlines(), start=1):
+            if not line.strip() or line.lstrip().startswith("#"):
+                continue
+            tokens = _tokens_with_columns(line)
+            if width is None:
+                width = len(tokens)
+            elif len(tokens) != width:
+                raise InvalidInputError(
+                    f"ragged row: {len(tokens)} zones where the first row has {width}",
+                    line=line_no,
+                    column=tokens[min(width, len(tokens) - 1)][0],
+                )
+            for col, (column, token) in enumerate(tokens):
+                body = token.rstrip("@")
+                count = len(token) - len(body)
+                try:
+                    if body == ".":
+                        code, has_hut = _EMPTY, False
+                        if count:
+                            raise InvalidInputError("a worker cannot stand where no card lies")
+                    else:
+                        zone = Zone.from_token(body)
+                        code, has_hut = _TERRAINS.index(zone.terrain), zone.hut
+                except InvalidInputError as error:
+                    raise InvalidInputError(
+                        f"{error.message} in {token!r}", line=line_no, column=column
+                    ) from None
+                terrain.append(code)
+                hut.append(has_hut)
+                workers.extend([(row, col)] * count)
+            row += 1
+        if width is None:
+            raise InvalidInputError("the zone map has no zones", line=1, column=1)
+        return cls(0, 0, row, width, terrain, hut, workers)
+
+    def with_workers(self, workers: Iterable[Point]) -> Landscape:
+        """The same zones with other workers; shares the region analysis."""
+        return Landscape(
+            self.top,
+            self.left,
+            self.height,
+            self.width,
+            self._terrain,
+            self._hut,
+            workers,
+            _regions=self._analysis(),
+        )
+
+    # -- reading ------------------------------------------------------------------------
+
+    def zone_at(self, point: Point) -> Zone | None:
+        """The zone at a global point, or ``None`` where no card lies."""
+        i = self._index(point)
+        if i is None or self._terrain[i] == _EMPTY:
+            return None
+        return Zone(_TERRAINS[self._terrain[i]], self._hut[i])
+
+    def iter_zones(self) -> Iterator[tuple[Point, Zone]]:
+        """Every zone where a card lies, row by row."""
+        for i, code in enumerate(self._terrain):
+            if code != _EMPTY:
+                yield self._point(i), Zone(_TERRAINS[code], self._hut[i])
+
+    def to_zone_map(self) -> str:
+        """The zone map of this landscape, aligned in columns; rows start at the top edge."""
+        counts: dict[Point, int] = {}
+        for point in self.workers:
+            counts[point] = counts.get(point, 0) + 1
+        rows = []
+        for r in range(self.height):
+            tokens = []
+            for c in range(self.width):
+                i = r * self.width + c
+                point = (self.top + r, self.left + c)
+                code = self._terrain[i]
+                body = "." if code == _EMPTY else _TERRAINS[code].letter
+                body += "*" if self._hut[i] else ""
+                tokens.append(body + "@" * counts.get(point, 0))
+            rows.append(tokens)
+        size = max((len(t) for row in rows for t in row), default=1)
+        return "".join(" ".join(t.ljust(size) for t in row).rstrip() + "\n" for row in rows)
+
+    def region_zones(self, point: Point) -> list[Point]:
+        """The zones of the region containing ``point`` (empty if no card lies there)."""
+        regions = self._analysis()
+        i = self._index(point)
+        if i is None or regions.region_of[i] < 0:
+            return []
+        return [self._point(j) for j in regions.cells[regions.region_of[i]]]
+
+    # -- scoring and moves --------------------------------------------------------------
+
+    def score(self) -> Score:
+        """Score the landscape as it stands: finished, or mid-game as a preview."""
+        regions = self._analysis()
+        seen: set[int] = set()
+        parts = []
+        for point in self.workers:
+            i = self._index_unchecked(point)
+            region = regions.region_of[i]
+            counted = region not in seen
+            seen.add(region)
+            parts.append(
+                WorkerScore(
+                    point,
+                    _TERRAINS[self._terrain[i]].profession,
+                    regions.value[region] if counted else 0,
+                    counted,
+                )
+            )
+        tiebreak = tuple(sorted((p.points for p in parts if p.counted), reverse=True))
+        return Score(sum(tiebreak), tiebreak, tuple(parts))
+
+    def total_with(self, workers: Iterable[Point]) -> int:
+        """The total this landscape would score with these workers; fast, for bots."""
+        regions = self._analysis()
+        occupied = {regions.region_of[self._index_unchecked(p)] for p in workers}
+        return sum(regions.value[region] for region in occupied)
+
+    def worker_targets(self, source: Point, *, ferryman: bool = False) -> list[Point]:
+        """The sorted zones a worker on ``source`` may move to.
+
+        A worker moves to any zone of a region sharing an edge with its own; with the
+        ferryman, also to any region sharing an edge with a neighbouring water region that
+        holds a worker. Raises ``InvalidInputError`` when no card lies on ``source``.
+        """
+        regions = self._analysis()
+        i = self._index(source)
+        if i is None or regions.region_of[i] < 0:
+            raise InvalidInputError(f"no card lies on zone {list(source)}")
+        own = regions.region_of[i]
+        reachable = set(regions.neighbours[own])
+        if ferryman:
+            manned = {regions.region_of[self._index_unchecked(p)] for p in self.workers}
+            for region in regions.neighbours[own]:
+                if regions.terrain[region] == _WATER and region in manned:
+                    reachable |= regions.neighbours[region]
+        reachable.discard(own)
+        return sorted(self._point(j) for region in reachable for j in regions.cells[region])
+
+    # -- internals ----------------------------------------------------------------------
+
+    def _index(self, point: Point) -> int | None:
+        r, c = point[0] - self.top, point[1] - self.left
+        if 0 <= r < self.height and 0 <= c < self.width:
+            return r * self.width + c
+        return None
+
+    def _index_unchecked(self, point: Point) -> int:
+        return (point[0] - self.top) * self.width + (point[1] - self.left)
+
+    def _point(self, i: int) -> Point:
+        return (self.top + i // self.width, self.left + i % self.width)
+
+    def _analysis(self) -> _Regions:
+        if self._regions is None:
+            self._regions = _Regions(self.height, self.width, self._terrain, self._hut)
+        return self._regions
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Landscape):
+            return NotImplemented
+        return dict(self.iter_zones()) == dict(other.iter_zones()) and (
+            self.workers == other.workers
+        )
+
+    def __hash__(self) -> int:
+        return hash((frozenset(self.iter_zones()), self.workers))
+
+    def __repr__(self) -> str:
+        return f"Landscape.from_zone_map({self.to_zone_map()!r})"
+
+
+class _Regions:
+    """Regions of a zone grid and what a counted worker would score in each."""
+
+    __slots__ = ("cells", "neighbours", "region_of", "terrain", "value")
+
+    def __init__(self, height: int, width: int, terrain: list[int], hut: list[bool]) -> None:
+        size = height * width
+        region_of = [-1] * size
+        cells: list[list[int]] = []
+        kinds: list[int] = []
+        adjacent = _adjacency(height, width)
+        for start in range(size):
+            code = terrain[start]
+            if code == _EMPTY or region_of[start] >= 0:
+                continue
+            region = len(cells)
+            region_of[start] = region
+            members = [start]
+            if code != _TOWER:  # every tower zone is a region of its own
+                stack = [start]
+                while stack:
+                    for j in adjacent[stack.pop()]:
+                        if region_of[j] < 0 and terrain[j] == code:
+                            region_of[j] = region
+                            members.append(j)
+                            stack.append(j)
+            cells.append(members)
+            kinds.append(code)
+
+        neighbours: list[set[int]] = [set() for _ in cells]
+        for region, members in enumerate(cells):
+            for i in members:
+                for j in adjacent[i]:
+                    other = region_of[j]
+                    if other >= 0 and other != region:
+                        neighbours[region].add(other)
+
+        value = []
+        for region, members in enumerate(cells):
+            kind = kinds[region]
+            if kind == _FIELD:
+                value.append(len(members))
+            elif kind == _FOREST:
+                value.append(len(neighbours[region]))
+            elif kind == _WATER:
+                value.append(len({j for i in members for j in adjacent[i] if hut[j]}))
+            else:
+                value.append(_forests_in_sight(members[0], height, width, terrain))
+
+        self.region_of = region_of
+        self.cells = cells
+        self.terrain = kinds
+        self.neighbours = [frozenset(n) for n in neighbours]
+        self.value = value
+
+
+def _forests_in_sight(i: int, height: int, width: int, terrain: list[int]) -> int:
+    # A line ends at the edge or at the next tower; empty zones and field/water don't block.
+    row, col = divmod(i, width)
+    seen = 0
+    for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+        r, c = row + dr, col + dc
+        while 0 <= r < height and 0 <= c < width:
+            code = terrain[r * width + c]
+            if code == _TOWER:
+                break
+            if code == _FOREST:
+                seen += 1
+            r, c = r + dr, c + dc
+    return seen
+
+
+_ADJACENCY: dict[tuple[int, int], list[list[int]]] = {}
+
+
+def _adjacency(height: int, width: int) -> list[list[int]]:
+    key = (height, width)
+    if key not in _ADJACENCY:
+        table = []
+        for r in range(height):
+            for c in range(width):
+                around = []
+                if r > 0:
+                    around.append((r - 1) * width + c)
+                if r < height - 1:
+                    around.append((r + 1) * width + c)
+                if c > 0:
+                    around.append(r * width + c - 1)
+                if c < width - 1:
+                    around.append(r * width + c + 1)
+                table.append(around)
+        _ADJACENCY[key] = table
+    return _ADJACENCY[key]
+
+
+def _tokens_with_columns(line: str) -> list[tuple[int, str]]:
+    tokens = []
+    column = 0
+    for part in line.split():
+        column = line.index(part, column)
+        tokens.append((column + 1, part))
+        column += len(part)
+    return tokens
