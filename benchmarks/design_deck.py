@@ -29,7 +29,7 @@ TARGET, TOLERANCE = 38.0, 0.5
 #: Cards with a tower zone (at most one each, RULINGS.md).
 TOWER_CARDS = 12
 #: Cards with no hut; the others get one hut, and every third of those two.
-HUTLESS_CARDS = 10
+HUTLESS_CARDS = 6
 _PLAIN = (Terrain.FIELD, Terrain.WATER, Terrain.FOREST)
 # Clockwise neighbours on a card: zone i touches zones i-1 and i+1 (mod 4) at an edge.
 
