@@ -1,0 +1,267 @@
+"""What the board page shows: a player's landscape, the round's draft, legal choices.
+
+The player's draft (rotation, position, worker action) lives in the URL until they commit
+it, so nothing is stored before the commit and reload or back/forward show the same draft.
+This module turns rules objects into plain values for templates; it decides no rule.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from urllib.parse import urlencode
+
+from django.http import QueryDict
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+import rules
+
+Point = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class Draft:
+    """A round in the making, as read from request parameters."""
+
+    rotation: int = 0
+    card_at: Point | None = None
+    place: Point | None = None
+    move_from: Point | None = None
+    move_to: Point | None = None
+
+    @classmethod
+    def from_params(cls, params: QueryDict) -> Draft:
+        """Read ``rot``, ``at``, ``place``, ``from`` and ``to``; raise ``ValueError``."""
+        rotation = int(params.get("rot") or 0)
+        if rotation not in rules.ROTATIONS:
+            raise ValueError(_("A card turns by 0, 90, 180 or 270 degrees."))
+        return cls(
+            rotation,
+            _point(params.get("at")),
+            _point(params.get("place")),
+            _point(params.get("from")),
+            _point(params.get("to")),
+        )
+
+    def params(self, **changes: object) -> str:
+        """The query string of this draft with some fields changed."""
+        values = {
+            "rot": self.rotation,
+            "at": self.card_at,
+            "place": self.place,
+            "from": self.move_from,
+            "to": self.move_to,
+        }
+        values.update(changes)
+        return urlencode(
+            {
+                key: f"{value[0]},{value[1]}" if isinstance(value, tuple) else value
+                for key, value in values.items()
+                if value is not None and (key != "rot" or value)
+            }
+        )
+
+    @property
+    def rotated_right(self) -> str:
+        """The query string after turning the card 90° clockwise (worker choice reset)."""
+        return self._turned(90)
+
+    @property
+    def rotated_left(self) -> str:
+        """The query string after turning the card 90° anticlockwise (worker choice reset)."""
+        return self._turned(270)
+
+    def _turned(self, degrees: int) -> str:
+        rotation = (self.rotation + degrees) % 360
+        return self.params(rot=rotation, place=None, **{"from": None, "to": None})
+
+    @property
+    def worker(self) -> rules.WorkerAction:
+        if self.place is not None:
+            return rules.PlaceWorker(self.place)
+        if self.move_from is not None and self.move_to is not None:
+            return rules.MoveWorker(self.move_from, self.move_to)
+        return None
+
+    def turn(self) -> rules.Turn:
+        """The turn to commit; raises ``ValueError`` when no position is chosen."""
+        if self.card_at is None:
+            raise ValueError(_("Choose where the card goes first."))
+        return rules.Turn(rules.Placement(self.card_at, self.rotation), self.worker)
+
+
+def _point(text: str | None) -> Point | None:
+    if not text:
+        return None
+    row, _sep, col = text.partition(",")
+    return (int(row), int(col))
+
+
+@dataclass
+class ZoneView:
+    point: Point
+    terrain: str
+    hut: bool
+    workers: int = 0
+    link: str | None = None  # query string of the draft this zone's click leads to
+    role: str = ""  # "place", "source", "selected", "target" or ""
+    label: str = ""
+
+
+@dataclass
+class CellView:
+    card_at: Point
+    kind: str  # "card", "draft", "slot" or "void"
+    zones: list[ZoneView] = field(default_factory=list)
+    link: str | None = None
+
+
+@dataclass
+class BoardView:
+    rows: list[list[CellView]]
+    score: rules.Score
+    columns: int
+
+
+TERRAIN_NAMES = {
+    rules.Terrain.FIELD: gettext_lazy("field"),
+    rules.Terrain.WATER: gettext_lazy("water"),
+    rules.Terrain.FOREST: gettext_lazy("forest"),
+    rules.Terrain.TOWER: gettext_lazy("tower"),
+}
+
+ZONE_ORDER = ((0, 0), (0, 1), (1, 0), (1, 1))  # reading order, for a 2x2 CSS grid
+
+
+def landscape_view(
+    board: rules.Board,
+    *,
+    slots: list[Point] = (),  # type: ignore[assignment]
+    draft: Draft | None = None,
+    draft_at: Point | None = None,
+    zone_links: dict[Point, tuple[str, str]] | None = None,
+) -> BoardView:
+    """Lay out a board's cards and the empty legal slots around them."""
+    landscape = board.landscape
+    positions = {placed.card_at for placed in board.cards} | set(slots)
+    if not positions:
+        positions = {(0, 0)}
+    rows_range = range(min(r for r, _ in positions), max(r for r, _ in positions) + 1)
+    cols_range = range(min(c for _, c in positions), max(c for _, c in positions) + 1)
+    taken = {placed.card_at for placed in board.cards}
+    counts: dict[Point, int] = {}
+    for point in landscape.workers:
+        counts[point] = counts.get(point, 0) + 1
+    zone_links = zone_links or {}
+    rows = []
+    for r in rows_range:
+        row = []
+        for c in cols_range:
+            if (r, c) in taken:
+                zones = []
+                for dr, dc in ZONE_ORDER:
+                    point = (2 * r + dr, 2 * c + dc)
+                    zone = landscape.zone_at(point)
+                    assert zone is not None
+                    link, role = zone_links.get(point, (None, ""))
+                    zones.append(
+                        ZoneView(
+                            point,
+                            zone.terrain.value,
+                            zone.hut,
+                            counts.get(point, 0),
+                            link,
+                            role,
+                            _zone_label(zone, counts.get(point, 0)),
+                        )
+                    )
+                kind = "draft" if (r, c) == draft_at else "card"
+                row.append(CellView((r, c), kind, zones))
+            elif (r, c) in slots and draft is not None:
+                link = draft.params(at=(r, c), place=None, **{"from": None, "to": None})
+                row.append(CellView((r, c), "slot", link=link))
+            else:
+                row.append(CellView((r, c), "void"))
+        rows.append(row)
+    return BoardView(rows, landscape.score(), len(cols_range))
+
+
+def _zone_label(zone: rules.Zone, workers: int) -> str:
+    label = str(TERRAIN_NAMES[zone.terrain])
+    if zone.hut:
+        label += ", " + _("hut")
+    if workers:
+        label += ", " + _("%d worker(s)") % workers
+    return label
+
+
+@dataclass
+class RoundView:
+    """Everything the board partial needs for the round in play."""
+
+    board: BoardView
+    card_zones: list[ZoneView]
+    draft: Draft
+    error: str | None
+    can_commit: bool
+    phase: str  # "position", "worker"
+    supply: int
+
+
+def round_view(
+    board: rules.Board, card: rules.Card, variants: rules.Variants, draft: Draft
+) -> RoundView:
+    """The board with the draft applied as far as it is legal, and the next choices."""
+    error = None
+    slots = board.legal_positions(variants)
+    if draft.card_at is not None and draft.card_at not in slots:
+        error = _("The card cannot go there.")
+        draft = Draft(draft.rotation)
+    hand = card_zones(card, draft.rotation)
+    if draft.card_at is None:
+        view = landscape_view(board, slots=slots, draft=draft)
+        return RoundView(view, hand, draft, error, False, "position", board.supply)
+
+    placed = board.place(card, rules.Placement(draft.card_at, draft.rotation), variants)
+    actions = placed.legal_worker_actions(variants)
+    shown = placed
+    if draft.worker is not None:
+        if draft.worker in actions:
+            shown = placed.act(draft.worker, variants)
+        else:
+            error = _("That worker action is not allowed.")
+            draft = Draft(draft.rotation, draft.card_at)
+    links: dict[Point, tuple[str, str]] = {}
+    clear = {"place": None, "from": None, "to": None}
+    if draft.move_from is not None and draft.move_to is None:
+        for action in actions:
+            if isinstance(action, rules.MoveWorker) and action.source == draft.move_from:
+                links[action.target] = (draft.params(to=action.target), "target")
+        links[draft.move_from] = (draft.params(**clear), "selected")
+    else:
+        for action in actions:
+            if isinstance(action, rules.PlaceWorker):
+                links[action.zone] = (draft.params(**{**clear, "place": action.zone}), "place")
+        for source in sorted({a.source for a in actions if isinstance(a, rules.MoveWorker)}):
+            links[source] = (draft.params(**{**clear, "from": source}), "source")
+        if draft.place is not None:
+            links[draft.place] = (draft.params(**clear), "selected")
+        if draft.move_to is not None:
+            links[draft.move_to] = (draft.params(**clear), "selected")
+    # Other legal positions stay visible so the player can change their mind.
+    view = landscape_view(shown, slots=slots, draft=draft, draft_at=draft.card_at, zone_links=links)
+    return RoundView(view, hand, draft, error, True, "worker", shown.supply)
+
+
+def card_zones(card: rules.Card, rotation: int = 0) -> list[ZoneView]:
+    """A card's zones turned by ``rotation``, in reading order for a 2x2 grid."""
+    zones = _reading_order(card.rotated(rotation))
+    return [
+        ZoneView(offset, zone.terrain.value, zone.hut, label=_zone_label(zone, 0))
+        for offset, zone in zip(ZONE_ORDER, zones, strict=True)
+    ]
+
+
+def _reading_order(zones: tuple[rules.Zone, ...]) -> list[rules.Zone]:
+    # Clockwise TL, TR, BR, BL -> reading order TL, TR, BL, BR.
+    return [zones[0], zones[1], zones[3], zones[2]]
