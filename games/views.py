@@ -111,11 +111,14 @@ def game_play(request: HttpRequest, pk: int) -> HttpResponse:
     """Commit the round in the POSTed draft; errors re-render the board with a message."""
     game = get_object_or_404(Game, pk=pk)
     try:
-        draft = Draft.from_params(request.POST)
         round_number = int(request.POST.get("round", ""))
+        draft = Draft.from_params(request.POST)
+    except ValueError:
+        return _rejected(request, game, _("The move could not be read."), 400)
+    try:
         turn = draft.turn()
     except ValueError as error:
-        return _rejected(request, game, str(error) or _("The move could not be read."), 400)
+        return _rejected(request, game, str(error), 400)
     try:
         services.move_submit(game=game, user=request.user, round_number=round_number, turn=turn)
     except services.MoveRejected as error:

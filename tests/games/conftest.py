@@ -1,0 +1,41 @@
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+import rules
+from accounts.models import User
+from games import selectors, services
+from games.models import Game
+
+
+@pytest.fixture
+def solo_game(user: User) -> Game:
+    """A new solo game of ``user`` with both variants, dealt from a fixed seed."""
+    return services.game_create_solo(user=user, diagonal=True, ferryman=True, seed=7)
+
+
+def reference_turn_for(game: Game) -> tuple[int, rules.Turn]:
+    """The round in play and the reference player's turn in it."""
+    state = selectors.rules_game(game)
+    player = state.waiting_for()[0]
+    card = state.current_card
+    assert card is not None
+    return state.round, rules.reference_turn(state.boards[player], card, state.variants)
+
+
+@pytest.fixture
+def play_rounds() -> Callable[[Game, int], Game]:
+    """Play ``n`` rounds of a solo game with the reference player, through the service."""
+
+    def play(game: Game, n: int) -> Game:
+        seat = game.seats.get()
+        for _ in range(n):
+            round_number, turn = reference_turn_for(game)
+            game = services.move_submit(
+                game=game, user=seat.user, round_number=round_number, turn=turn
+            )
+        return game
+
+    return play
