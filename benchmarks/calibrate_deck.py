@@ -17,17 +17,31 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from rules import Deck, Game, SoloRating, load_deck, reference_turn, solo_rating
+from rules import (
+    Deck,
+    Game,
+    Profession,
+    Score,
+    SoloRating,
+    load_deck,
+    reference_turn,
+    solo_rating,
+)
 
 
-def play_reference_game(deck: Deck, seed: int) -> int:
-    """The reference player's total in the solo game dealt by ``seed``."""
+def reference_score(deck: Deck, seed: int) -> Score:
+    """The reference player's final score in the solo game dealt by ``seed``."""
     game = Game.new(["solo"], random.Random(seed), deck=deck)
     while not game.is_over:
         card = game.current_card
         assert card is not None
         game.play("solo", reference_turn(game.boards["solo"], card, game.variants))
-    return game.scores()["solo"].total
+    return game.scores()["solo"]
+
+
+def play_reference_game(deck: Deck, seed: int) -> int:
+    """The reference player's total in the solo game dealt by ``seed``."""
+    return reference_score(deck, seed).total
 
 
 def calibrate(deck: Deck, games: int, seed: int = 0) -> list[int]:
@@ -35,8 +49,9 @@ def calibrate(deck: Deck, games: int, seed: int = 0) -> list[int]:
     return [play_reference_game(deck, seed + i) for i in range(games)]
 
 
-def report(totals: list[int]) -> str:
-    """The distribution as a Markdown table, as pasted into ``rules/decks/README.md``."""
+def report(scores: list[Score]) -> str:
+    """The distribution as Markdown, as pasted into ``rules/decks/README.md``."""
+    totals = [score.total for score in scores]
     ordered = sorted(totals)
 
     def percentile(p: float) -> int:
@@ -57,6 +72,17 @@ def report(totals: list[int]) -> str:
         high = "" if rating.highest is None else str(rating.highest)
         span = f"{rating.lowest}–{high}" if high else f"{rating.lowest}+"
         lines.append(f"| {rating.label} | {span} | {share:.1%} |")
+    lines += ["", "| profession | counted workers a game | points each | points a game |"]
+    lines.append("|---|---|---|---|")
+    for profession in Profession:
+        points = [
+            w.points for s in scores for w in s.workers if w.counted and w.profession is profession
+        ]
+        each = statistics.fmean(points) if points else 0.0
+        lines.append(
+            f"| {profession.value} | {len(points) / len(scores):.2f} | {each:.2f} "
+            f"| {sum(points) / len(scores):.1f} |"
+        )
     return "\n".join(lines)
 
 
@@ -68,10 +94,10 @@ def main() -> None:
     args = parser.parse_args()
     deck = load_deck(args.deck)
     started = time.perf_counter()
-    totals = calibrate(deck, args.games, args.seed)
+    scores = [reference_score(deck, args.seed + i) for i in range(args.games)]
     elapsed = time.perf_counter() - started
     print(f"deck: {deck.name}")
-    print(report(totals))
+    print(report(scores))
     print(f"\n{args.games} games in {elapsed:.1f} s ({elapsed / args.games * 1000:.0f} ms a game)")
 
 

@@ -32,20 +32,33 @@ class PlacedCard:
     rotation: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Board:
     """One player's cards and workers. Immutable: ``play`` returns a new board."""
 
     cards: tuple[PlacedCard, ...] = ()
     workers: tuple[Point, ...] = ()
-    _zones: dict[Point, Zone] = field(default_factory=dict, repr=False, compare=False)
     _landscape: list[Landscape] = field(default_factory=list, repr=False, compare=False)
+    # The landscape before the last card, and that card's zones: the cheap way to this one.
+    _grown_from: tuple[Landscape, list[tuple[Point, Zone]]] | None = field(
+        default=None, repr=False, compare=False
+    )
 
     @property
     def landscape(self) -> Landscape:
         """The zones and workers of this board as a ``Landscape``."""
         if not self._landscape:
-            self._landscape.append(Landscape.from_zones(self._zones, self.workers))
+            if self._grown_from is None:
+                zones = {
+                    point: zone
+                    for placed in self.cards
+                    for point, zone in placed.card.placed_zones(placed.card_at, placed.rotation)
+                }
+                landscape = Landscape.from_zones(zones, self.workers)
+            else:
+                before, added = self._grown_from
+                landscape = before.with_zones(added, self.workers)
+            self._landscape.append(landscape)
         return self._landscape[0]
 
     @property
@@ -107,7 +120,9 @@ class Board:
             raise IllegalMoveError(
                 f"a card at {list(at)} would share no full edge with a placed card"
             )
-        if at not in self.legal_positions(variants):
+        rows = [row for row, _ in taken]
+        cols = [col for _, col in taken]
+        if max(*rows, r) - min(*rows, r) >= MAX_SPAN or max(*cols, c) - min(*cols, c) >= MAX_SPAN:
             raise IllegalMoveError(
                 f"a card at {list(at)} would make the landscape more than 4 cards wide or tall"
             )
@@ -115,12 +130,13 @@ class Board:
     def place(self, card: Card, placement: Placement, variants: Variants = Variants()) -> Board:
         """This board with ``card`` placed; raises ``IllegalMoveError``."""
         self.check_placement(placement, variants)
-        zones = dict(self._zones)
-        zones.update(card.placed_zones(placement.card_at, placement.rotation))
+        return self._with_card(card, placement)
+
+    def _with_card(self, card: Card, placement: Placement) -> Board:
         return Board(
             (*self.cards, PlacedCard(card, placement.card_at, placement.rotation)),
             self.workers,
-            zones,
+            _grown_from=(self.landscape, card.placed_zones(placement.card_at, placement.rotation)),
         )
 
     # -- workers ------------------------------------------------------------------------
@@ -131,16 +147,23 @@ class Board:
         ``None`` (do nothing) first, then placements on the new card's zones, then moves
         by source and target. Workers stacked on one zone give one set of moves.
         """
+        return self._worker_actions(variants, {})
+
+    def _worker_actions(self, variants: Variants, moves: _MoveCache) -> list[WorkerAction]:
+        # ``moves`` shares the moves of one worker between the placements of a round:
+        # most placements leave a worker the same targets, and a lookup beats making them.
         actions: list[WorkerAction] = [None]
         if self.cards and self.supply > 0:
             last = self.cards[-1]
             actions += [PlaceWorker(point) for point in self._card_points(last)]
         landscape = self.landscape
-        for source in sorted(set(self.workers)):
-            actions += [
-                MoveWorker(source, target)
-                for target in landscape.worker_targets(source, ferryman=variants.ferryman)
-            ]
+        for source in dict.fromkeys(self.workers):  # sorted already; stacked workers once
+            mask = landscape._target_mask(source, variants.ferryman)
+            key = (source, landscape.top, landscape.left, landscape.width, mask)
+            known = moves.get(key)
+            if known is None:
+                known = moves[key] = [MoveWorker(source, t) for t in landscape._zones_in(mask)]
+            actions += known
         return actions
 
     def act(self, action: WorkerAction, variants: Variants = Variants()) -> Board:
@@ -170,7 +193,7 @@ class Board:
             workers.append(action.target)
         else:
             raise InvalidInputError(f"unknown worker action {action!r}")
-        board = Board(self.cards, tuple(sorted(workers)), self._zones)
+        board = Board(self.cards, tuple(sorted(workers)))
         board._landscape.append(self.landscape.with_workers(board.workers))
         return board
 
@@ -180,14 +203,19 @@ class Board:
 
     def iter_turns(self, card: Card, variants: Variants = Variants()) -> Iterator[Turn]:
         """Every legal turn with ``card``: each placement with each worker action after it."""
+        moves: _MoveCache = {}
         for placement in self.legal_placements(variants):
-            after = self.place(card, placement, variants)
-            for action in after.legal_worker_actions(variants):
+            after = self._with_card(card, placement)  # legal by construction
+            for action in after._worker_actions(variants, moves):
                 yield Turn(placement, action)
 
     @staticmethod
     def _card_points(placed: PlacedCard) -> list[Point]:
         return [point for point, _ in placed.card.placed_zones(placed.card_at, placed.rotation)]
+
+
+#: A worker's moves by its zone, the landscape's top, left and width, and the target mask.
+_MoveCache = dict[tuple[Point, int, int, int, int], list[MoveWorker]]
 
 
 def _why_not_reachable(landscape: Landscape, action: MoveWorker, variants: Variants) -> str:

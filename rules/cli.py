@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 from typing import Any
 
-from rules.deck import load_deck
+from rules.deck import DEFAULT_DECK_PATH, load_deck
 from rules.errors import IllegalMoveError, InvalidInputError
 from rules.landscape import Landscape
 from rules.record import game_from_record
@@ -30,7 +31,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     replay.add_argument("record", help="record file, or - for standard input")
     args = parser.parse_args(argv)
 
-    source = getattr(args, "zonemap", None) or getattr(args, "record", None) or "deck"
+    source = getattr(args, "zonemap", None) or getattr(args, "record", None)
+    if source is None:  # the deck command: faults in the deck file are located in it
+        source = os.environ.get("LIMES_DECK") or str(DEFAULT_DECK_PATH)
     try:
         if args.command == "deck":
             result: Any = load_deck().to_json()

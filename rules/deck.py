@@ -85,7 +85,8 @@ class Deck(Sequence[Card]):
         cards = []
         for position, entry in enumerate(entries, start=1):
             number = entry.get("number") if isinstance(entry, dict) else None
-            label = f"card {number}" if isinstance(number, int) else f"card entry {position}"
+            whole = isinstance(number, int) and not isinstance(number, bool)
+            label = f"card {number}" if whole else f"card entry {position}"
             zones = entry.get("zones") if isinstance(entry, dict) else None
             if not isinstance(number, int) or isinstance(number, bool):
                 raise InvalidInputError(f'{label}: "number" must be a whole number')

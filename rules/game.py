@@ -92,6 +92,8 @@ class Game:
             self.deck.card(number)
         if len(set(self.cards)) != len(self.cards):
             raise InvalidInputError("a card appears twice in the card sequence")
+        if len(self.cards) > ROUNDS:
+            raise InvalidInputError(f"a game reveals at most {ROUNDS} cards, not {len(self.cards)}")
         self.variants = variants
         self.boards: dict[str, Board] = {player: Board() for player in self.players}
         self.turns: list[dict[str, Turn]] = []
@@ -172,8 +174,9 @@ class Game:
 
     def replay_turns(self, turns: Iterable[Mapping[str, Turn]]) -> None:
         """Play recorded rounds in order; the error names the round and the player."""
-        for number, round_turns in enumerate(turns, start=1):
+        for round_turns in turns:
             for player, turn in round_turns.items():
+                number = self.round
                 try:
                     self.play(player, turn)
                 except IllegalMoveError as error:

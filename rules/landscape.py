@@ -6,8 +6,10 @@ partial. Cards and their placement rules live in ``rules.board``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
+from itertools import compress
 
 from rules.errors import InvalidInputError
 from rules.model import Point, Profession, Terrain, Zone
@@ -59,7 +61,17 @@ class Landscape:
     computed once and shared by every landscape made with ``with_workers``.
     """
 
-    __slots__ = ("_hut", "_regions", "_terrain", "height", "left", "top", "width", "workers")
+    __slots__ = (
+        "_hut",
+        "_manned",
+        "_regions",
+        "_terrain",
+        "height",
+        "left",
+        "top",
+        "width",
+        "workers",
+    )
 
     def __init__(
         self,
@@ -81,8 +93,10 @@ class Landscape:
         self._hut = hut
         self.workers: tuple[Point, ...] = tuple(sorted(workers))
         self._regions = _regions
+        self._manned: set[int] | None = None
         for point in self.workers:
-            if self.zone_at(point) is None:
+            i = self._index(point)
+            if i is None or terrain[i] == _EMPTY:
                 raise InvalidInputError(f"a worker stands on {list(point)}, where no card lies")
 
     # -- construction -------------------------------------------------------------------
@@ -103,6 +117,36 @@ class Landscape:
             terrain[i] = _TERRAINS.index(zone.terrain)
             hut[i] = zone.hut
         return cls(top, left, height, width, terrain, hut, workers)
+
+    def with_zones(
+        self, zones: Iterable[tuple[Point, Zone]], workers: Iterable[Point]
+    ) -> Landscape:
+        """This landscape with more zones laid on it and other workers.
+
+        Faster than ``from_zones`` for a board that grows by one card a round.
+        """
+        added = list(zones)
+        if not self.height:
+            return Landscape.from_zones(dict(added), workers)
+        rows = [r for (r, _), _ in added] + [self.top, self.top + self.height - 1]
+        cols = [c for (_, c), _ in added] + [self.left, self.left + self.width - 1]
+        top, left = min(rows), min(cols)
+        height, width = max(rows) - top + 1, max(cols) - left + 1
+        if (top, left, height, width) == (self.top, self.left, self.height, self.width):
+            terrain, hut = self._terrain.copy(), self._hut.copy()
+        else:
+            terrain = [_EMPTY] * (height * width)
+            hut = [False] * (height * width)
+            offset = (self.top - top) * width + (self.left - left)
+            for r in range(self.height):
+                old, new = r * self.width, offset + r * width
+                terrain[new : new + self.width] = self._terrain[old : old + self.width]
+                hut[new : new + self.width] = self._hut[old : old + self.width]
+        for (r, c), zone in added:
+            i = (r - top) * width + (c - left)
+            terrain[i] = _TERRAINS.index(zone.terrain)
+            hut[i] = zone.hut
+        return Landscape(top, left, height, width, terrain, hut, workers)
 
     @classmethod
     def from_zone_map(cls, text: str) -> Landscape:
@@ -205,7 +249,12 @@ class Landscape:
     # -- scoring and moves --------------------------------------------------------------
 
     def score(self) -> Score:
-        """Score the landscape as it stands: finished, or mid-game as a preview."""
+        """Score the landscape as it stands: finished, or mid-game as a preview.
+
+        >>> score = Landscape.from_zone_map("G@ G@ T@ F F").score()
+        >>> score.total, score.tiebreak, [w.points for w in score.workers]
+        (4, (2, 2), [2, 0, 2])
+        """
         regions = self._analysis()
         seen: set[int] = set()
         parts = []
@@ -237,22 +286,43 @@ class Landscape:
         A worker moves to any zone of a region sharing an edge with its own; with the
         ferryman, also to any region sharing an edge with a neighbouring water region that
         holds a worker. Raises ``InvalidInputError`` when no card lies on ``source``.
+
+        >>> landscape = Landscape.from_zone_map("G@ W@ F")
+        >>> landscape.worker_targets((0, 0)), landscape.worker_targets((0, 0), ferryman=True)
+        ([(0, 1)], [(0, 1), (0, 2)])
         """
+        return self._zones_in(self._target_mask(source, ferryman))
+
+    # -- internals ----------------------------------------------------------------------
+
+    def _region_scorer(self) -> tuple[Callable[[Point], int], list[int]]:
+        # For bots: the region of a zone, and what a counted worker scores in each region.
+        regions = self._analysis()
+        region_of, top, left, width = regions.region_of, self.top, self.left, self.width
+        return (lambda p: region_of[(p[0] - top) * width + p[1] - left]), regions.value
+
+    def _target_mask(self, source: Point, ferryman: bool) -> int:
+        # Bit i set: a worker on ``source`` may move to the zone with grid index i.
         regions = self._analysis()
         i = self._index(source)
         if i is None or regions.region_of[i] < 0:
             raise InvalidInputError(f"no card lies on zone {list(source)}")
         own = regions.region_of[i]
-        reachable = set(regions.neighbours[own])
+        mask = regions.reach(own)
         if ferryman:
-            manned = {regions.region_of[self._index_unchecked(p)] for p in self.workers}
+            if self._manned is None:
+                self._manned = {regions.region_of[self._index_unchecked(p)] for p in self.workers}
             for region in regions.neighbours[own]:
-                if regions.terrain[region] == _WATER and region in manned:
-                    reachable |= regions.neighbours[region]
-        reachable.discard(own)
-        return sorted(self._point(j) for region in reachable for j in regions.cells[region])
+                if regions.terrain[region] == _WATER and region in self._manned:
+                    mask |= regions.reach(region)
+            mask &= ~regions.masks[own]
+        return mask
 
-    # -- internals ----------------------------------------------------------------------
+    def _zones_in(self, mask: int) -> list[Point]:
+        # The set bits of ``mask`` as zones, in grid order, which is sorted order.
+        points = _points(self.top, self.left, self.height, self.width)
+        flags = format(mask, f"0{len(points)}b")[::-1].encode().translate(_BIT_FLAGS)
+        return list(compress(points, flags))
 
     def _index(self, point: Point) -> int | None:
         r, c = point[0] - self.top, point[1] - self.left
@@ -288,57 +358,96 @@ class Landscape:
 class _Regions:
     """Regions of a zone grid and what a counted worker would score in each."""
 
-    __slots__ = ("cells", "neighbours", "region_of", "terrain", "value")
+    __slots__ = (
+        "_grid",
+        "_hut",
+        "_masks",
+        "_reach",
+        "_value",
+        "adjacent",
+        "cells",
+        "height",
+        "neighbours",
+        "region_of",
+        "terrain",
+        "width",
+    )
 
     def __init__(self, height: int, width: int, terrain: list[int], hut: list[bool]) -> None:
-        size = height * width
-        region_of = [-1] * size
+        region_of = [-1] * (height * width)
         cells: list[list[int]] = []
         kinds: list[int] = []
         adjacent = _adjacency(height, width)
-        for start in range(size):
-            code = terrain[start]
+        for start, code in enumerate(terrain):
             if code == _EMPTY or region_of[start] >= 0:
                 continue
             region = len(cells)
             region_of[start] = region
             members = [start]
             if code != _TOWER:  # every tower zone is a region of its own
-                stack = [start]
-                while stack:
-                    for j in adjacent[stack.pop()]:
-                        if region_of[j] < 0 and terrain[j] == code:
+                for i in members:  # grows while it is read: a breadth-first fill
+                    for j in adjacent[i]:
+                        if terrain[j] == code and region_of[j] < 0:
                             region_of[j] = region
                             members.append(j)
-                            stack.append(j)
             cells.append(members)
             kinds.append(code)
 
         neighbours: list[set[int]] = [set() for _ in cells]
-        for region, members in enumerate(cells):
-            for i in members:
-                for j in adjacent[i]:
-                    other = region_of[j]
-                    if other >= 0 and other != region:
-                        neighbours[region].add(other)
+        for i, j in _edges(height, width):
+            a, b = region_of[i], region_of[j]
+            if a != b and a >= 0 and b >= 0:
+                neighbours[a].add(b)
+                neighbours[b].add(a)
 
-        value = []
-        for region, members in enumerate(cells):
-            kind = kinds[region]
-            if kind == _FIELD:
-                value.append(len(members))
-            elif kind == _FOREST:
-                value.append(len(neighbours[region]))
-            elif kind == _WATER:
-                value.append(len({j for i in members for j in adjacent[i] if hut[j]}))
-            else:
-                value.append(_forests_in_sight(members[0], height, width, terrain))
-
+        self.height = height
+        self.width = width
+        self.adjacent = adjacent
         self.region_of = region_of
         self.cells = cells
         self.terrain = kinds
-        self.neighbours = [frozenset(n) for n in neighbours]
-        self.value = value
+        self.neighbours = neighbours
+        self._grid = terrain
+        self._hut = hut
+        self._masks: list[int] | None = None
+        self._value: list[int] | None = None
+        self._reach: dict[int, int] = {}
+
+    @property
+    def value(self) -> list[int]:
+        # Move generation needs only the regions, so the points wait until asked for.
+        if self._value is None:
+            value = []
+            for region, kind in enumerate(self.terrain):
+                members = self.cells[region]
+                if kind == _FIELD:
+                    value.append(len(members))
+                elif kind == _FOREST:
+                    value.append(len(self.neighbours[region]))
+                elif kind == _WATER:
+                    adjacent, hut = self.adjacent, self._hut
+                    value.append(len({j for i in members for j in adjacent[i] if hut[j]}))
+                else:
+                    value.append(_forests_in_sight(members[0], self.height, self.width, self._grid))
+            self._value = value
+        return self._value
+
+    @property
+    def masks(self) -> list[int]:
+        """Each region's zones as the set bits of an int: unions of regions are cheap."""
+        if self._masks is None:
+            bits = _bits(self.height * self.width)
+            self._masks = [sum(map(bits.__getitem__, members)) for members in self.cells]
+        return self._masks
+
+    def reach(self, region: int) -> int:
+        """The mask of every zone in a region next to ``region``."""
+        mask = self._reach.get(region)
+        if mask is None:
+            # Regions are disjoint, so the sum of their masks is their union.
+            masks = self.masks
+            mask = self._reach[region] = sum(map(masks.__getitem__, self.neighbours[region]))
+        return mask
 
 
 def _forests_in_sight(i: int, height: int, width: int, terrain: list[int]) -> int:
@@ -357,7 +466,19 @@ def _forests_in_sight(i: int, height: int, width: int, terrain: list[int]) -> in
     return seen
 
 
+_BIT_FLAGS = bytes.maketrans(b"01", b"\x00\x01")
 _ADJACENCY: dict[tuple[int, int], list[list[int]]] = {}
+_EDGES: dict[tuple[int, int], list[tuple[int, int]]] = {}
+
+
+def _edges(height: int, width: int) -> list[tuple[int, int]]:
+    # Each pair of edge-adjacent cells once: to the right and downwards.
+    key = (height, width)
+    if key not in _EDGES:
+        _EDGES[key] = [
+            (i, j) for i, around in enumerate(_adjacency(height, width)) for j in around if j > i
+        ]
+    return _EDGES[key]
 
 
 def _adjacency(height: int, width: int) -> list[list[int]]:
@@ -378,6 +499,17 @@ def _adjacency(height: int, width: int) -> list[list[int]]:
                 table.append(around)
         _ADJACENCY[key] = table
     return _ADJACENCY[key]
+
+
+@lru_cache(maxsize=64)
+def _bits(size: int) -> tuple[int, ...]:
+    return tuple(1 << i for i in range(size))
+
+
+@lru_cache(maxsize=64)
+def _points(top: int, left: int, height: int, width: int) -> tuple[Point, ...]:
+    # Row-major like the grid, so sorting indices sorts points.
+    return tuple((top + r, left + c) for r in range(height) for c in range(width))
 
 
 def _tokens_with_columns(line: str) -> list[tuple[int, str]]:

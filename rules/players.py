@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from rules.board import Board
+from collections import Counter
+
+from rules.board import Board, _MoveCache
 from rules.model import Card, MoveWorker, PlaceWorker, Turn, Variants
 
 
@@ -16,20 +18,26 @@ def reference_turn(board: Board, card: Card, variants: Variants = Variants()) ->
     """
     best: Turn | None = None
     best_total = -1
+    moves: _MoveCache = {}
     for placement in board.legal_placements(variants):
-        after = board.place(card, placement, variants)
-        landscape = after.landscape
-        workers = list(after.workers)
-        for action in after.legal_worker_actions(variants):
-            if action is None:
-                total = landscape.total_with(workers)
-            elif isinstance(action, PlaceWorker):
-                total = landscape.total_with([*workers, action.zone])
-            else:
-                assert isinstance(action, MoveWorker)
-                moved = list(workers)
-                moved.remove(action.source)
-                total = landscape.total_with([*moved, action.target])
+        after = board._with_card(card, placement)  # legal by construction
+        # What one action changes, rather than the whole total again: the same numbers
+        # as ``Landscape.total_with``, many times faster.
+        region_of, value = after.landscape._region_scorer()
+        occupied = Counter(map(region_of, after.workers))
+        base = sum(value[region] for region in occupied)
+        for action in after._worker_actions(variants, moves):
+            total = base
+            if isinstance(action, PlaceWorker):
+                if region_of(action.zone) not in occupied:
+                    total += value[region_of(action.zone)]
+            elif isinstance(action, MoveWorker):
+                left = region_of(action.source)
+                if occupied[left] == 1:
+                    total -= value[left]
+                # A move always leaves its region, so the target's is never ``left``.
+                if region_of(action.target) not in occupied:
+                    total += value[region_of(action.target)]
             if total > best_total:
                 best, best_total = Turn(placement, action), total
     assert best is not None  # a legal placement always exists (RULINGS: 4x4 bound)

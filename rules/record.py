@@ -113,6 +113,10 @@ def game_from_record(record: object, *, deck: Deck | None = None) -> Game:
         for player in round_turns:
             if player not in players:
                 raise InvalidInputError(f"round {number}: {player!r} is not among the players")
+        missing = [player for player in players if player not in round_turns]
+        if missing and number < len(turns):
+            # Only the round in play may be partly played: a later round cannot have begun.
+            raise InvalidInputError(f"round {number}: no turn of {', '.join(missing)}")
         parsed.append(
             {
                 player: turn_from_json(data, f"round {number}, player {player}")

@@ -1,0 +1,58 @@
+"""The rules package itself: pure Python without Django, and its doctests hold."""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+import pkgutil
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import rules
+
+# ``rules.__main__`` runs the command line when imported.
+MODULES = sorted(
+    info.name
+    for info in pkgutil.iter_modules(rules.__path__, "rules.")
+    if info.name != "rules.__main__"
+)
+
+
+def test_rules_imports_nothing_from_django() -> None:
+    code = (
+        "import sys, rules, rules.cli\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] == 'django'))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        cwd=Path(rules.__file__).parent.parent,
+        check=True,
+    )
+    assert done.stdout.strip() == "[]"
+
+
+def test_rules_source_never_imports_django() -> None:
+    pattern = re.compile(r"^\s*(import|from)\s+django\b", re.MULTILINE)
+    for path in Path(rules.__file__).parent.rglob("*.py"):
+        assert not pattern.search(path.read_text(encoding="utf-8")), path
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_doctests(name: str) -> None:
+    result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
+    assert result.failed == 0
+
+
+def test_doctests_exist() -> None:
+    attempted = sum(doctest.testmod(importlib.import_module(n)).attempted for n in MODULES)
+    assert attempted >= 5
+
+
+def test_public_api_is_one_import() -> None:
+    assert all(hasattr(rules, name) for name in rules.__all__)
