@@ -29,9 +29,7 @@ def click_and_wait(page: Any, locator: Any, expect: str) -> None:
     page.locator(expect).first.wait_for()
 
 
-def test_sign_up_and_play_a_whole_solo_game_with_both_variants(
-    page: Any, live_server: Any
-) -> None:
+def test_sign_up_and_play_a_whole_solo_game_with_both_variants(page: Any, live_server: Any) -> None:
     base = live_server.url
     sign_up(page, base)
     page.check("input[name=diagonal]")

@@ -238,3 +238,15 @@ def test_the_home_page_lists_running_and_finished_games(
     page = client.get("/").content.decode()
     assert detail(running) in page and detail(finished) in page
     assert f"{finished.seats.get().score} points" in page
+
+
+def test_a_deleted_players_finished_game_stays_shown_as_by_deleted_player(
+    client: Client, solo_game: Game, play_rounds: Play
+) -> None:
+    from accounts.services import user_delete
+
+    game = play_rounds(solo_game, 16)
+    user_delete(user=game.created_by)
+    page = client.get(detail(game)).content.decode()
+    assert "deleted player" in page
+    assert game.seats.get().score is not None

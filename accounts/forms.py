@@ -1,0 +1,45 @@
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy as _
+
+from accounts.models import BIO_MAX_LENGTH, User
+
+
+class ProfileForm(forms.Form):
+    """The parts of a player's profile other players see."""
+
+    bio = forms.CharField(
+        label=_("About you"),
+        help_text=format_lazy(
+            _("Shown on your public profile. At most {max} characters."), max=BIO_MAX_LENGTH
+        ),
+        max_length=BIO_MAX_LENGTH,
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 5}),
+    )
+
+
+class DeleteAccountForm(forms.Form):
+    """Asks the player to type their username, so an account is never deleted by a slip."""
+
+    confirm_username = forms.CharField(
+        label=_("Type your username to confirm"),
+        widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "none"}),
+    )
+
+    def __init__(self, *args: Any, user: User, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.user = user
+
+    def clean_confirm_username(self) -> str:
+        typed: str = self.cleaned_data["confirm_username"].strip()
+        if typed != self.user.username:
+            raise forms.ValidationError(
+                _("That is not your username. Your account was not deleted."),
+                code="mismatch",
+            )
+        return typed

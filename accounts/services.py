@@ -1,0 +1,64 @@
+"""Writes to accounts. Keyword-only, one transaction each."""
+
+from __future__ import annotations
+
+from allauth.account.models import EmailAddress
+from django.contrib.sessions.models import Session
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.adapter import DELETED_USERNAME_PREFIX
+from accounts.models import User
+
+
+@transaction.atomic
+def user_update_profile(*, user: User, bio: str) -> User:
+    """Save the player's public profile text; raises ValidationError if it is too long."""
+    user.bio = bio
+    user.full_clean()
+    user.save(update_fields=["bio"])
+    return user
+
+
+@transaction.atomic
+def user_delete(*, user: User) -> User:
+    """Anonymise the account so the player's games stay, shown as by "deleted player".
+
+    Personal data goes, the account can no longer sign in, and every session it has is
+    ended.
+    """
+    user.username = _free_deleted_username(user)
+    user.email = ""
+    user.first_name = ""
+    user.last_name = ""
+    user.bio = ""
+    user.set_unusable_password()
+    user.is_active = False
+    user.deleted_at = timezone.now()
+    user.full_clean()
+    user.save()
+    EmailAddress.objects.filter(user=user).delete()
+    _delete_sessions(user)
+    return user
+
+
+def _free_deleted_username(user: User) -> str:
+    # Sign-up refuses this prefix, but staff can still create such names in the admin.
+    base = f"{DELETED_USERNAME_PREFIX}{user.pk}"
+    candidate, n = base, 1
+    while User.objects.filter(username__iexact=candidate).exclude(pk=user.pk).exists():
+        n += 1
+        candidate = f"{base}-{n}"
+    return candidate
+
+
+def _delete_sessions(user: User) -> None:
+    # Sessions are stored in the database, keyed by an opaque id, so the user's own are found
+    # by decoding the live ones. Deleting an account is rare enough for that to be fine.
+    user_pk = str(user.pk)
+    stale = [
+        session.session_key
+        for session in Session.objects.filter(expire_date__gt=timezone.now()).iterator()
+        if session.get_decoded().get("_auth_user_id") == user_pk
+    ]
+    Session.objects.filter(session_key__in=stale).delete()

@@ -1,0 +1,337 @@
+"""Server time of a round commit and of the game pages, and queries per commit.
+
+    DJANGO_SETTINGS_MODULE=limes_site.settings.test python benchmarks/web_speed.py \
+        [--games 16] [--repeat 5]
+
+Run by hand; prints a table of milliseconds, median and 95th percentile, per round.
+Everything runs in this process (Django's test client, no HTTP), so the figures are the
+server's own time: middleware, view, queries and template, without network or queueing.
+
+The database is always a throwaway: a fresh PostgreSQL database on the server that
+``DATABASE_URL`` names (dropped at the end), or, without ``DATABASE_URL``, a temporary
+SQLite file. The developer's ``db.sqlite3`` is never opened.
+
+Games are dealt from fixed seeds, cycle through the four rulesets and are played by the
+reference player (``rules.reference_turn``), so every run measures the same work. A first
+pass of four games (one per ruleset) warms the caches and counts queries; the timed games
+follow. Even-numbered timed games commit through ``services.move_submit``; odd ones
+through the view, as the browser does (htmx POST to ``/games/<pk>/play/``, which also draws
+the next board).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import statistics
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import rules  # noqa: E402
+
+if TYPE_CHECKING:
+    from django.test.utils import CaptureQueriesContext
+
+TRANSACTION_CONTROL = ("BEGIN", "COMMIT", "ROLLBACK", "SAVEPOINT", "RELEASE")
+
+RULESETS = [
+    rules.Variants(),
+    rules.Variants(diagonal=True),
+    rules.Variants(ferryman=True),
+    rules.Variants(diagonal=True, ferryman=True),
+]
+
+
+@contextmanager
+def throwaway_database() -> Iterator[str]:
+    """A ``DATABASE_URL`` for a database made for this run, removed afterwards."""
+    given = os.environ.get("DATABASE_URL", "")
+    if given.startswith(("postgres://", "postgresql://")):
+        import psycopg
+
+        name = f"limes_bench_web_{os.getpid()}"
+        admin = urlsplit(given)._replace(path="/postgres").geturl()
+        with psycopg.connect(admin, autocommit=True) as connection:
+            connection.execute(f'CREATE DATABASE "{name}"')
+        try:
+            yield urlsplit(given)._replace(path=f"/{name}").geturl()
+        finally:
+            from django.db import connections
+
+            connections.close_all()
+            with psycopg.connect(admin, autocommit=True) as connection:
+                connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    else:
+        with tempfile.TemporaryDirectory(prefix="limes-bench-") as directory:
+            yield f"sqlite:///{directory}/bench.sqlite3"
+
+
+def machine_busy_seconds() -> float:
+    """CPU time spent so far by every process on the machine, all cores (Linux).
+
+    Printed beside the run's own CPU time: a big gap means something else was running.
+    """
+    ticks = os.sysconf("SC_CLK_TCK")
+    values = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    idle, iowait = values[3], values[4]
+    return (sum(values[:8]) - idle - iowait) / ticks
+
+
+def cpu_seconds(match: str) -> float:
+    """CPU time so far of the processes whose command line contains ``match`` (Linux)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            if match not in (entry / "cmdline").read_bytes().decode(errors="replace"):
+                continue
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / ticks  # utime, stime
+    return total
+
+
+def clocks(database: str) -> tuple[float, float, float, float]:
+    """Wall time and CPU time of this process, of the database and of the whole machine."""
+    return time.perf_counter(), time.process_time(), cpu_seconds(database), machine_busy_seconds()
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    """Nearest-rank percentile: the smallest value at or above ``fraction`` of them."""
+    ordered = sorted(values)
+    return ordered[max(0, math.ceil(fraction * len(ordered)) - 1)]
+
+
+def ms(values: list[float]) -> str:
+    if not values:
+        return "—"
+    return f"{statistics.median(values) * 1e3:6.2f} / {percentile(values, 0.95) * 1e3:6.2f}"
+
+
+def span(counts: list[int]) -> str:
+    if not counts:
+        return "—"
+    low, high = min(counts), max(counts)
+    return str(low) if low == high else f"{low}–{high}"
+
+
+@contextmanager
+def stopwatch(into: list[float]) -> Iterator[None]:
+    """Append the seconds the block took to ``into``."""
+    start = time.perf_counter()
+    yield
+    into.append(time.perf_counter() - start)
+
+
+def run(games: int, repeat: int) -> None:
+    # Imported only now: settings read DATABASE_URL when Django sets up.
+    from django.db import connection
+    from django.test import Client
+    from django.test.utils import CaptureQueriesContext
+
+    from accounts.models import User
+    from games import selectors, services
+
+    user = User.objects.create_user(username="bench", password=None)
+    client = Client(HTTP_HOST="localhost")
+    client.force_login(user)
+    anonymous = Client(HTTP_HOST="localhost")
+
+    times: dict[str, dict[int, list[float]]] = defaultdict(lambda: defaultdict(list))
+    queries: dict[str, dict[int, list[int]]] = defaultdict(lambda: defaultdict(list))
+
+    def get(url: str, params: dict[str, str], *, htmx: bool) -> None:
+        headers = {"HTTP_HX_REQUEST": "true"} if htmx else {}
+        response = client.get(url, params, **headers)
+        if response.status_code != 200 or b'data-testid="error"' in response.content:
+            raise RuntimeError(f"GET {url} {params} answered {response.status_code} or an error")
+
+    def post(url: str, data: dict[str, str]) -> None:
+        response = client.post(url, data, HTTP_HX_REQUEST="true")
+        if response.status_code != 200 or b'data-testid="error"' in response.content:
+            raise RuntimeError(f"POST {url} {data} answered {response.status_code} or an error")
+
+    def play(number: int, *, counting: bool) -> None:
+        variants = RULESETS[number % len(RULESETS)]
+        game = services.game_create_solo(
+            user=user, diagonal=variants.diagonal, ferryman=variants.ferryman, seed=1000 + number
+        )
+        url = f"/games/{game.pk}/"
+        while not game.is_finished:
+            state = selectors.rules_game(game)
+            card = state.current_card
+            assert card is not None
+            round_number = state.round
+            turn = rules.reference_turn(state.boards[user.username], card, state.variants)
+            row, col = turn.placement.card_at
+            draft = {"at": f"{row},{col}", "rot": "90"}
+            fields = {
+                "round": str(round_number),
+                "rot": str(turn.placement.rotation),
+                "at": f"{row},{col}",
+                **worker_fields(turn.worker),
+            }
+            if counting:
+                with CaptureQueriesContext(connection) as captured:
+                    get(url, draft, htmx=True)
+                queries["partial"][round_number].append(statements(captured))
+                with CaptureQueriesContext(connection) as captured:
+                    get(url, {}, htmx=False)
+                queries["page"][round_number].append(statements(captured))
+                with CaptureQueriesContext(connection) as captured:
+                    game = services.move_submit(
+                        game=game, user=user, round_number=round_number, turn=turn
+                    )
+                queries["commit"][round_number].append(statements(captured))
+                continue
+            for _ in range(repeat):
+                with stopwatch(times["partial"][round_number]):
+                    get(url, draft, htmx=True)
+                with stopwatch(times["page"][round_number]):
+                    get(url, {}, htmx=False)
+            if number % 2 == 0:
+                with stopwatch(times["commit"][round_number]):
+                    game = services.move_submit(
+                        game=game, user=user, round_number=round_number, turn=turn
+                    )
+            else:
+                with stopwatch(times["post"][round_number]):
+                    post(f"{url}play/", fields)
+                game.refresh_from_db()
+
+    for number in range(len(RULESETS)):
+        play(number, counting=True)
+    database = str(connection.settings_dict["NAME"])
+    before = clocks(database)
+    for number in range(games):
+        play(number, counting=False)
+    floor: list[float] = []
+    for _ in range(20 * repeat):
+        with stopwatch(floor):
+            anonymous.get("/")
+    wall, own, server, machine = (b - a for a, b in zip(before, clocks(database), strict=True))
+
+    print_table(times, queries, floor, games, repeat)
+    print(
+        f"CPU while timing: this process {own:.1f} s, database server {server:.1f} s, "
+        f"anything else {machine - own - server:.1f} s; {wall:.1f} s wall time. Anything "
+        "else above a few seconds: other load disturbed the figures."
+    )
+
+
+def statements(captured: CaptureQueriesContext) -> int:
+    """Queries other than transaction control, which only SQLite's backend logs."""
+    return sum(
+        not query["sql"].startswith(TRANSACTION_CONTROL) for query in captured.captured_queries
+    )
+
+
+def worker_fields(worker: rules.WorkerAction) -> dict[str, str]:
+    """The form fields the board posts for a worker action."""
+    if isinstance(worker, rules.PlaceWorker):
+        return {"place": "{},{}".format(*worker.zone)}
+    if isinstance(worker, rules.MoveWorker):
+        return {"from": "{},{}".format(*worker.source), "to": "{},{}".format(*worker.target)}
+    return {}
+
+
+def print_table(
+    times: dict[str, dict[int, list[float]]],
+    queries: dict[str, dict[int, list[int]]],
+    floor: list[float],
+    games: int,
+    repeat: int,
+) -> None:
+    from django.conf import settings
+    from django.db import connection
+
+    def pooled(name: str, rounds: range) -> list[float]:
+        return [t for r in rounds for t in times[name][r]]
+
+    def counted(name: str, rounds: range) -> list[int]:
+        return [q for r in rounds for q in queries[name][r]]
+
+    print(
+        f"Limes Online web speed — {settings.SETTINGS_MODULE}, DEBUG={settings.DEBUG}, "
+        f"{connection.vendor} {connection.Database.__name__}, Python {sys.version.split()[0]}"
+    )
+    print(
+        f"{games} timed games (four rulesets, reference player), {repeat} GETs of each page "
+        "per round; ms median / p95 per request, in-process (test client)."
+    )
+    print(
+        "commit = services.move_submit; POST = htmx POST /games/<pk>/play/ (commit and the "
+        "next board); partial = htmx GET ?at=r,c&rot=90; page = full GET. Queries: "
+        "min–max over the counting games, transaction control not counted."
+    )
+    print()
+    header = (
+        "| round | commit (service) | commit (POST view) | board partial | full page "
+        "| queries commit / partial / page |"
+    )
+    print(header)
+    print("|---:|---:|---:|---:|---:|:---:|")
+    for round_number in range(1, rules.ROUNDS + 1):
+        print(
+            f"| {round_number} | {ms(times['commit'][round_number])} "
+            f"| {ms(times['post'][round_number])} | {ms(times['partial'][round_number])} "
+            f"| {ms(times['page'][round_number])} "
+            f"| {span(queries['commit'][round_number])} / "
+            f"{span(queries['partial'][round_number])} / {span(queries['page'][round_number])} |"
+        )
+    for label, rounds in (
+        ("1–15", range(1, rules.ROUNDS)),
+        ("16 (final)", range(rules.ROUNDS, rules.ROUNDS + 1)),
+        ("all", range(1, rules.ROUNDS + 1)),
+    ):
+        print(
+            f"| **{label}** | {ms(pooled('commit', rounds))} | {ms(pooled('post', rounds))} "
+            f"| {ms(pooled('partial', rounds))} | {ms(pooled('page', rounds))} "
+            f"| {span(counted('commit', rounds))} / {span(counted('partial', rounds))} / "
+            f"{span(counted('page', rounds))} |"
+        )
+    print()
+    print(f"Floor, anonymous GET / (same process): {ms(floor)} ms, {len(floor)} requests.")
+    samples = len(pooled("commit", range(1, rules.ROUNDS + 1)))
+    print(
+        f"Samples: {samples} service commits, {len(pooled('post', range(1, 17)))} POST "
+        f"commits, {len(pooled('partial', range(1, 17)))} of each GET."
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=16, help="timed games (default 16)")
+    parser.add_argument("--repeat", type=int, default=5, help="GETs per page per round")
+    args = parser.parse_args()
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "limes_site.settings.test")
+    with throwaway_database() as url:
+        os.environ["DATABASE_URL"] = url
+        import django
+        from django.conf import settings
+        from django.core.management import call_command
+
+        django.setup()
+        name = str(settings.DATABASES["default"]["NAME"])
+        # Guard against a settings file that ignores DATABASE_URL.
+        assert name.startswith(tempfile.gettempdir()) or "limes_bench_web_" in name, name
+        call_command("migrate", verbosity=0)
+        run(args.games, args.repeat)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1 @@
+"""Settings: ``base`` holds everything shared; ``dev``, ``test`` and ``prod`` adjust it."""

@@ -1,0 +1,45 @@
+"""Settings for the test suite: fast, isolated, no outside services but the database."""
+
+from __future__ import annotations
+
+import os
+
+from .base import *  # noqa: F403
+
+SECRET_KEY = os.environ.get(
+    "DJANGO_SECRET_KEY", "django-insecure-test-only-key-never-use-this-in-production"
+)
+
+ALLOWED_HOSTS = ["testserver", "localhost", "127.0.0.1"]
+
+# Hashing strength is not under test, and a slow hasher makes every sign-in slow.
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+
+# Always in memory, even when REDIS_URL is set: tests clear the cache between them and must
+# not wipe a shared Redis.
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "LOCATION": "limes-tests",
+    },
+}
+
+# Serve static files straight from static/ so no collectstatic is needed before a test run.
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}
+WHITENOISE_USE_FINDERS = True
+WHITENOISE_AUTOREFRESH = True
+
+# allauth's limits stay on, so the tests see them; the per-IP ones are raised because every
+# request in the suite comes from the same address.
+ACCOUNT_RATE_LIMITS = {
+    "login_failed": "100/m/ip,5/5m/key",
+    "login": "1000/m/ip",
+    "signup": "1000/m/ip",
+    "reset_password": "1000/m/ip,5/m/key",
+    "reset_password_from_key": "1000/m/ip",
+}

@@ -1,0 +1,126 @@
+"""The account settings and account deletion pages."""
+
+from __future__ import annotations
+
+import pytest
+from allauth.account.models import EmailAddress
+from django.contrib.auth import get_user
+from django.test import Client
+from django.urls import reverse
+
+from accounts.models import User
+from tests.factories import PASSWORD
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.mark.parametrize("name", ["accounts:settings", "accounts:delete"])
+def test_anonymous_visitor_is_sent_to_sign_in(client: Client, name: str) -> None:
+    url = reverse(name)
+
+    response = client.get(url)
+
+    assert response.status_code == 302
+    assert response["Location"] == f"{reverse('account_login')}?next={url}"
+
+
+def test_settings_page_shows_profile_form_and_account_links(
+    client_logged_in: Client, user: User
+) -> None:
+    response = client_logged_in.get(reverse("accounts:settings"))
+
+    page = response.content.decode()
+    assert response.status_code == 200
+    assert 'name="bio"' in page
+    assert reverse("account_change_password") in page
+    assert reverse("account_email") in page
+    assert reverse("accounts:delete") in page
+    assert user.username in page
+
+
+def test_settings_page_saves_bio(client_logged_in: Client, user: User) -> None:
+    response = client_logged_in.post(
+        reverse("accounts:settings"), {"bio": "Forester at heart."}, follow=True
+    )
+
+    page = response.content.decode()
+    assert "Your profile was saved." in page
+    assert "Forester at heart." in page
+    user.refresh_from_db()
+    assert user.bio == "Forester at heart."
+
+
+def test_settings_page_refuses_an_overlong_bio(client_logged_in: Client, user: User) -> None:
+    response = client_logged_in.post(reverse("accounts:settings"), {"bio": "x" * 501})
+
+    assert response.status_code == 200
+    assert "at most 500 characters" in response.content.decode()
+    user.refresh_from_db()
+    assert user.bio == ""
+
+
+def test_delete_page_asks_for_the_username(client_logged_in: Client, user: User) -> None:
+    response = client_logged_in.get(reverse("accounts:delete"))
+
+    page = response.content.decode()
+    assert response.status_code == 200
+    assert "This cannot be undone" in page
+    assert 'name="confirm_username"' in page
+    assert user.username in page
+
+
+@pytest.mark.parametrize("typed", ["", "somebody-else"])
+def test_delete_with_wrong_username_changes_nothing(
+    client_logged_in: Client, user: User, typed: str
+) -> None:
+    response = client_logged_in.post(reverse("accounts:delete"), {"confirm_username": typed})
+
+    assert response.status_code == 200
+    assert "Your account was not deleted." in response.content.decode()
+    assert get_user(client_logged_in) == user
+    user.refresh_from_db()
+    assert user.deleted_at is None
+    assert user.is_active
+    assert EmailAddress.objects.filter(user=user).exists()
+
+
+def test_delete_account(client_logged_in: Client, user: User) -> None:
+    username, email = user.username, user.email
+
+    response = client_logged_in.post(
+        reverse("accounts:delete"), {"confirm_username": username}, follow=True
+    )
+
+    assert response.redirect_chain[-1][0] == reverse("games:home")
+    assert "Your account was deleted." in response.content.decode()
+    assert not get_user(client_logged_in).is_authenticated
+    user.refresh_from_db()
+    assert user.display_name == "deleted player"
+    assert user.username != username
+    assert user.email == ""
+    assert not EmailAddress.objects.filter(user=user).exists()
+    assert not EmailAddress.objects.filter(email=email).exists()
+
+    for login in (username, email):
+        page = client_logged_in.post(
+            reverse("account_login"), {"login": login, "password": PASSWORD}, follow=True
+        ).content.decode()
+        assert not get_user(client_logged_in).is_authenticated
+        assert "not correct" in page
+
+
+def test_deleted_players_email_can_be_used_again(client: Client, user: User) -> None:
+    client.force_login(user)
+    client.post(reverse("accounts:delete"), {"confirm_username": user.username})
+
+    client.post(
+        reverse("account_signup"),
+        {
+            "username": "returning",
+            "email": user.email,
+            "password1": "fir-and-lake-42",
+            "password2": "fir-and-lake-42",
+        },
+    )
+
+    assert User.objects.filter(username="returning").exists()
