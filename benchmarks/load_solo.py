@@ -9,12 +9,13 @@ starts ``gunicorn limes_site.wsgi`` on a free port of 127.0.0.1 and signs every 
 through allauth's form. Then all play at once, each in a thread, like a browser with htmx:
 the home page, POST /games/new/, the game page, and for each of the 16 rounds one board
 partial (the draft of the turn) and the htmx commit, whose answer is the next board. They
-pause ``--think`` seconds before each draft and each commit; by default not at all, so the
-server is saturated and the run gives its throughput. The turn is the reference player's
-(``rules.reference_turn``), chosen by the client from the card the page shows; the server
-checks it as it checks anyone's. Meanwhile one more client fetches the home page as an
-anonymous visitor every 50 ms: the cheapest page (no query, a small template), for the
-floor under the same load. At the end gunicorn is stopped and the database dropped.
+pause about ``--think`` seconds (0.5 to 1.5 times) before each draft and each commit; by
+default not at all, so the server is saturated and the run gives its throughput. The turn
+is the reference player's (``rules.reference_turn``), chosen by the client from the card
+the page shows; the server checks it as it checks anyone's. Meanwhile one more client
+fetches the home page as an anonymous visitor every 50 ms: the cheapest page (no query, a
+small template), for the floor under the same load. At the end gunicorn is stopped and
+the database dropped.
 
 All traffic goes to 127.0.0.1. The client runs on the same machine, so its CPU time is
 printed beside the server's, the database's and the whole machine's.
@@ -25,6 +26,7 @@ from __future__ import annotations
 import argparse
 import http.client
 import os
+import random
 import re
 import signal
 import socket
@@ -151,7 +153,9 @@ def sign_in(browser: Browser, username: str) -> None:
     browser.request("sign-in", "POST", "/accounts/login/", fields, expect=302)
 
 
-def play_solo(browser: Browser, variants: rules.Variants, think: float, deadline: float) -> int:
+def play_solo(
+    browser: Browser, variants: rules.Variants, think: float, rng: random.Random, deadline: float
+) -> int:
     """Start a solo game and play it to the end; return the rounds committed."""
     deck = rules.load_deck()
     home = browser.request("home, signed in", "GET", "/")
@@ -176,9 +180,9 @@ def play_solo(browser: Browser, variants: rules.Variants, think: float, deadline
         row, col = turn.placement.card_at
         draft = {"rot": str(turn.placement.rotation), "at": f"{row},{col}"}
         draft.update(worker_fields(turn.worker))
-        time.sleep(think)
+        time.sleep(think * rng.uniform(0.5, 1.5))
         browser.request("board partial", "GET", f"{url}?{urlencode(draft)}", htmx=True)
-        time.sleep(think)
+        time.sleep(think * rng.uniform(0.5, 1.5))
         play = {"round": str(round_number), **draft}
         page = browser.request("commit", "POST", f"{url}play/", play, htmx=True)
         board = board.play(card, turn, variants)
@@ -253,14 +257,16 @@ def run(args: argparse.Namespace, port: int, database: str) -> bool:
             return
         try:
             variants = RULESETS[index % len(RULESETS)]
-            moves[index] = play_solo(browsers[index], variants, args.think, deadline)
+            # Pauses vary, so that players who start together do not stay in step.
+            rng = random.Random(index)
+            moves[index] = play_solo(browsers[index], variants, args.think, rng, deadline)
         except Exception as error:
             failures.append(f"player{index + 1:02d}: {error}")
 
     floor_browser = Browser(port, latencies)
-    for number in range(110):
-        # The first few warm up both workers (imports, template loading): not counted.
-        floor_browser.request("floor, idle" if number >= 10 else "warm-up", "GET", "/")
+    for number in range(120):
+        # The first few warm up the workers (imports, template loading): not counted.
+        floor_browser.request("floor, idle" if number >= 20 else "warm-up", "GET", "/")
 
     done = threading.Event()
 
@@ -349,8 +355,8 @@ def report(
     print()
     print(
         "commit = htmx POST /games/<pk>/play/, answered with the next board; board partial = "
-        "htmx GET /games/<pk>/?rot=…&at=…[&place=…]; floor = anonymous GET / (sign-in page "
-        "links, no query), one request every 50 ms, idle before the run and during it."
+        "htmx GET /games/<pk>/?rot=…&at=…[&place=…]; floor = anonymous GET / (no query, a "
+        "small template): 100 in a row before the run, then one every 50 ms during it."
     )
 
 
@@ -362,7 +368,7 @@ def main() -> None:
         "--think",
         type=float,
         default=0.0,
-        help="seconds a player pauses before each draft and each commit (default 0: flat out)",
+        help="mean seconds a player pauses before each draft and each commit (default 0)",
     )
     parser.add_argument("--settings", default="limes_site.settings.dev")
     parser.add_argument(

@@ -12,11 +12,11 @@ The database is always a throwaway: a fresh PostgreSQL database on the server th
 SQLite file. The developer's ``db.sqlite3`` is never opened.
 
 Games are dealt from fixed seeds, cycle through the four rulesets and are played by the
-reference player (``rules.reference_turn``), so every run measures the same work. A first
-pass of four games (one per ruleset) warms the caches and counts queries; the timed games
-follow. Even-numbered timed games commit through ``services.move_submit``; odd ones
-through the view, as the browser does (htmx POST to ``/games/<pk>/play/``, which also draws
-the next board).
+reference player (``rules.reference_turn``), so every run measures the same work. Games
+go in pairs of one ruleset: one commits through ``services.move_submit``, the other through
+the view, as the browser does (htmx POST to ``/games/<pk>/play/``, which also draws the
+next board). A first pass of eight such games warms the caches and counts queries; the
+timed games follow.
 """
 
 from __future__ import annotations
@@ -165,10 +165,25 @@ def run(games: int, repeat: int) -> None:
         if response.status_code != 200 or b'data-testid="error"' in response.content:
             raise RuntimeError(f"POST {url} {data} answered {response.status_code} or an error")
 
+    @contextmanager
+    def measure(kind: str, round_number: int, *, counting: bool) -> Iterator[None]:
+        if counting:
+            with CaptureQueriesContext(connection) as captured:
+                yield
+            queries[kind][round_number].append(statements(captured))
+        else:
+            with stopwatch(times[kind][round_number]):
+                yield
+
     def play(number: int, *, counting: bool) -> None:
-        variants = RULESETS[number % len(RULESETS)]
+        # Games go in pairs of one ruleset: one commits through the service, one through the view.
+        variants = RULESETS[number // 2 % len(RULESETS)]
+        through_view = number % 2 == 1
         game = services.game_create_solo(
-            user=user, diagonal=variants.diagonal, ferryman=variants.ferryman, seed=1000 + number
+            user=user,
+            diagonal=variants.diagonal,
+            ferryman=variants.ferryman,
+            seed=(2000 if counting else 1000) + number,
         )
         url = f"/games/{game.pk}/"
         while not game.is_finished:
@@ -185,44 +200,32 @@ def run(games: int, repeat: int) -> None:
                 "at": f"{row},{col}",
                 **worker_fields(turn.worker),
             }
-            if counting:
-                with CaptureQueriesContext(connection) as captured:
+            for _ in range(1 if counting else repeat):
+                with measure("partial", round_number, counting=counting):
                     get(url, draft, htmx=True)
-                queries["partial"][round_number].append(statements(captured))
-                with CaptureQueriesContext(connection) as captured:
+                with measure("page", round_number, counting=counting):
                     get(url, {}, htmx=False)
-                queries["page"][round_number].append(statements(captured))
-                with CaptureQueriesContext(connection) as captured:
-                    game = services.move_submit(
-                        game=game, user=user, round_number=round_number, turn=turn
-                    )
-                queries["commit"][round_number].append(statements(captured))
-                continue
-            for _ in range(repeat):
-                with stopwatch(times["partial"][round_number]):
-                    get(url, draft, htmx=True)
-                with stopwatch(times["page"][round_number]):
-                    get(url, {}, htmx=False)
-            if number % 2 == 0:
-                with stopwatch(times["commit"][round_number]):
-                    game = services.move_submit(
-                        game=game, user=user, round_number=round_number, turn=turn
-                    )
-            else:
-                with stopwatch(times["post"][round_number]):
+                if not counting:
+                    # The floor is sampled all along, so it sees whatever the machine saw.
+                    with stopwatch(floor):
+                        anonymous.get("/")
+            if through_view:
+                with measure("post", round_number, counting=counting):
                     post(f"{url}play/", fields)
                 game.refresh_from_db()
+            else:
+                with measure("commit", round_number, counting=counting):
+                    game = services.move_submit(
+                        game=game, user=user, round_number=round_number, turn=turn
+                    )
 
-    for number in range(len(RULESETS)):
+    floor: list[float] = []
+    for number in range(2 * len(RULESETS)):
         play(number, counting=True)
     database = str(connection.settings_dict["NAME"])
     before = clocks(database)
     for number in range(games):
         play(number, counting=False)
-    floor: list[float] = []
-    for _ in range(20 * repeat):
-        with stopwatch(floor):
-            anonymous.get("/")
     wall, own, server, machine = (b - a for a, b in zip(before, clocks(database), strict=True))
 
     print_table(times, queries, floor, games, repeat)
@@ -281,7 +284,7 @@ def print_table(
     print()
     header = (
         "| round | commit (service) | commit (POST view) | board partial | full page "
-        "| queries commit / partial / page |"
+        "| queries: commit / POST / partial / page |"
     )
     print(header)
     print("|---:|---:|---:|---:|---:|:---:|")
@@ -290,7 +293,7 @@ def print_table(
             f"| {round_number} | {ms(times['commit'][round_number])} "
             f"| {ms(times['post'][round_number])} | {ms(times['partial'][round_number])} "
             f"| {ms(times['page'][round_number])} "
-            f"| {span(queries['commit'][round_number])} / "
+            f"| {span(queries['commit'][round_number])} / {span(queries['post'][round_number])} / "
             f"{span(queries['partial'][round_number])} / {span(queries['page'][round_number])} |"
         )
     for label, rounds in (
@@ -301,11 +304,17 @@ def print_table(
         print(
             f"| **{label}** | {ms(pooled('commit', rounds))} | {ms(pooled('post', rounds))} "
             f"| {ms(pooled('partial', rounds))} | {ms(pooled('page', rounds))} "
-            f"| {span(counted('commit', rounds))} / {span(counted('partial', rounds))} / "
-            f"{span(counted('page', rounds))} |"
+            f"| {span(counted('commit', rounds))} / {span(counted('post', rounds))} / "
+            f"{span(counted('partial', rounds))} / {span(counted('page', rounds))} |"
         )
     print()
-    print(f"Floor, anonymous GET / (same process): {ms(floor)} ms, {len(floor)} requests.")
+    half = len(floor) // 2
+    print(
+        f"Floor, anonymous GET / (same process, between the pages): {ms(floor)} ms, "
+        f"{len(floor)} requests; median in the first half of the run "
+        f"{statistics.median(floor[:half]) * 1e3:.2f} ms, in the second "
+        f"{statistics.median(floor[half:]) * 1e3:.2f} ms (far apart: the machine changed speed)."
+    )
     samples = len(pooled("commit", range(1, rules.ROUNDS + 1)))
     print(
         f"Samples: {samples} service commits, {len(pooled('post', range(1, 17)))} POST "

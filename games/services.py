@@ -105,7 +105,8 @@ def _move_submit(*, game_id: int, user: User, round_number: int, turn: rules.Tur
         game.round = state.round
         if state.is_over:
             _finish(game, state, seats)
-        game.save()
+        # Only the columns a commit owns: an admin save elsewhere must not be overwritten.
+        game.save(update_fields=["round", "status", "finished_at", "updated_at"])
     return game
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.db.models import Prefetch, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -16,7 +17,7 @@ import rules
 from games import selectors, services
 from games.boardview import Draft, card_zones, landscape_view, round_view
 from games.forms import NewGameForm
-from games.models import Game
+from games.models import Game, Seat
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -51,8 +52,14 @@ def game_new(request: HttpRequest) -> HttpResponse:
     return redirect("games:detail", pk=game.pk)
 
 
+def _with_seats() -> QuerySet[Game]:
+    return Game.objects.prefetch_related(
+        Prefetch("seats", queryset=Seat.objects.select_related("user"))
+    )
+
+
 def _load(request: HttpRequest, pk: int) -> tuple[Game, rules.Game, object]:
-    game = get_object_or_404(Game.objects.prefetch_related("seats__user"), pk=pk)
+    game = get_object_or_404(_with_seats(), pk=pk)
     seat = selectors.seat_for(game, request.user)
     if not game.is_finished and seat is None:
         # A game in play shows the revealed card; only its players may see it.
@@ -151,7 +158,7 @@ def _rejected(request: HttpRequest, game: Game, message: str, status: int) -> Ht
 
 def game_replay(request: HttpRequest, pk: int) -> HttpResponse:
     """Step through a finished game's rounds; ``?round=N`` shows the board after round N."""
-    game = get_object_or_404(Game.objects.prefetch_related("seats__user"), pk=pk)
+    game = get_object_or_404(_with_seats(), pk=pk)
     if not game.is_finished:
         raise Http404(_("A game can be replayed once it is over."))
     full = selectors.rules_game(game, list(game.seats.all()))

@@ -250,3 +250,10 @@ def test_a_deleted_players_finished_game_stays_shown_as_by_deleted_player(
     page = client.get(detail(game)).content.decode()
     assert "deleted player" in page
     assert game.seats.get().score is not None
+
+
+def test_board_fragment_links_point_at_the_game(client: Client, solo_game: Game) -> None:
+    client.force_login(solo_game.created_by)
+    fragment = client.get(detail(solo_game) + "?at=0,0", **HTMX).content.decode()
+    links = re.findall(r'hx-get="([^"]*)"', fragment)
+    assert links and all(link.startswith(detail(solo_game) + "?") for link in links)
