@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.conf import settings
-from django.db.models import Count, Max, Q, QuerySet
+from django.db.models import Avg, Count, Max, Q, QuerySet
 
 import rules
 from accounts.models import User
@@ -76,15 +76,11 @@ class PlayerSummary:
 
 
 def player_summary(user: User) -> PlayerSummary:
-    """Counts and best solo score, from two aggregate queries."""
+    """Counts, best and average solo score, from two aggregate queries."""
     seats = Seat.objects.filter(user=user).aggregate(
         played=Count("id"), finished=Count("id", filter=Q(game__status=Game.Status.FINISHED))
     )
     solo = SoloResult.objects.filter(user=user, hidden=False).aggregate(
-        best=Max("score"), count=Count("id")
+        best=Max("score"), average=Avg("score")
     )
-    average = None
-    if solo["count"]:
-        scores = SoloResult.objects.filter(user=user, hidden=False).values_list("score", flat=True)
-        average = sum(scores) / solo["count"]
-    return PlayerSummary(seats["played"], seats["finished"], solo["best"], average)
+    return PlayerSummary(seats["played"], seats["finished"], solo["best"], solo["average"])
