@@ -6,7 +6,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db.models import Prefetch, QuerySet
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -58,7 +58,7 @@ def _with_seats() -> QuerySet[Game]:
     )
 
 
-def _load(request: HttpRequest, pk: int) -> tuple[Game, rules.Game, object]:
+def _load(request: HttpRequest, pk: int) -> tuple[Game, rules.Game, Seat | None]:
     game = get_object_or_404(_with_seats(), pk=pk)
     seat = selectors.seat_for(game, request.user)
     if not game.is_finished and seat is None:
@@ -70,15 +70,16 @@ def _load(request: HttpRequest, pk: int) -> tuple[Game, rules.Game, object]:
 def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """The game page; for an htmx request, just the board fragment for the draft."""
     game, state, seat = _load(request, pk)
-    return _render_game(request, game, state, seat)
+    return _render_game(request, game, state, seat, draft_params=request.GET)
 
 
 def _render_game(
     request: HttpRequest,
     game: Game,
     state: rules.Game,
-    seat: object,
+    seat: Seat | None,
     *,
+    draft_params: QueryDict,
     error: str | None = None,
     status: int = 200,
 ) -> HttpResponse:
@@ -96,11 +97,11 @@ def _render_game(
             total = context["final"][0]["score"].total  # type: ignore[index]
             context["rating"] = rules.solo_rating(total)
     else:
-        player = selectors.player_key(seat)  # type: ignore[arg-type]
+        player = selectors.player_key(seat)
         card = state.current_card
         assert card is not None
         try:
-            draft = Draft.from_params(request.GET)
+            draft = Draft.from_params(draft_params)
         except ValueError:
             draft = Draft()
             error = error or _("That choice could not be read; start the round again.")
@@ -135,9 +136,7 @@ def game_play(request: HttpRequest, pk: int) -> HttpResponse:
     url = reverse("games:detail", kwargs={"pk": pk})
     if request.htmx:
         game, state, seat = _load(request, pk)
-        request.GET = request.GET.copy()
-        request.GET.clear()
-        response = _render_game(request, game, state, seat)
+        response = _render_game(request, game, state, seat, draft_params=QueryDict())
         response["HX-Push-Url"] = url
         return response
     return redirect(url)
@@ -152,8 +151,9 @@ def _rejected(request: HttpRequest, game: Game, message: str, status: int) -> Ht
     if not request.htmx:
         messages.error(request, message)
     game, state, seat = _load(request, game.pk)
-    request.GET = request.POST
-    return _render_game(request, game, state, seat, error=message, status=status)
+    return _render_game(
+        request, game, state, seat, draft_params=request.POST, error=message, status=status
+    )
 
 
 def game_replay(request: HttpRequest, pk: int) -> HttpResponse:
