@@ -32,11 +32,19 @@ def player_key(seat: Seat) -> str:
     return seat.user.username
 
 
-def rules_game(game: Game, seats: list[Seat] | None = None) -> rules.Game:
-    """Rebuild the game from its stored rounds (two queries, or one with ``seats``)."""
+def game_moves(game: Game) -> list[Move]:
+    """Every stored round of the game, in the order they are replayed."""
+    return list(Move.objects.filter(seat__game=game).order_by("round", "seat__position"))
+
+
+def rules_game(
+    game: Game, seats: list[Seat] | None = None, moves: list[Move] | None = None
+) -> rules.Game:
+    """Rebuild the game from its stored rounds; ``seats`` and ``moves`` save their queries."""
     if seats is None:
         seats = list(game.seats.select_related("user"))
-    moves = Move.objects.filter(seat__game=game).order_by("round", "seat__position")
+    if moves is None:
+        moves = game_moves(game)
     by_seat = {seat.pk: player_key(seat) for seat in seats}
     state = rules.Game(
         [by_seat[s.pk] for s in seats],

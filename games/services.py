@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 import rules
 from accounts.models import User
 from games.models import Game, Move, Ruleset, Seat, SoloResult
-from games.selectors import deck, move_to_turn, player_key, rules_game
+from games.selectors import deck, game_moves, move_to_turn, player_key, rules_game
 
 
 class MoveRejected(ValidationError):
@@ -60,8 +60,8 @@ def move_submit(*, game: Game, user: User, round_number: int, turn: rules.Turn) 
         with transaction.atomic():
             return _move_submit(game_id=game.pk, user=user, round_number=round_number, turn=turn)
     except IntegrityError:
-        # Two requests for the same round raced past the lock-free path: the unique
-        # constraint kept one; the other changes nothing.
+        # The row lock already serialises commits; the unique constraint is the last word
+        # should two requests for one round ever get past it.
         raise MoveRejected(_("This round has already been played."), status=409) from None
 
 
@@ -72,7 +72,8 @@ def _move_submit(*, game_id: int, user: User, round_number: int, turn: rules.Tur
     seat = next((s for s in seats if s.user_id == user.pk), None)
     if seat is None:
         raise PermissionDenied(_("You do not play in this game."))
-    existing = Move.objects.filter(seat=seat, round=round_number).first()
+    moves = game_moves(game)
+    existing = next((m for m in moves if m.seat_id == seat.pk and m.round == round_number), None)
     if existing is not None:
         if move_to_turn(existing) == turn:
             return game
@@ -85,7 +86,7 @@ def _move_submit(*, game_id: int, user: User, round_number: int, turn: rules.Tur
             % {"sent": round_number, "current": game.round},
             status=409,
         )
-    state = rules_game(game, seats)
+    state = rules_game(game, seats, moves)
     card = state.current_card
     try:
         state.play(player_key(seat), turn)
