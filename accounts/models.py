@@ -3,6 +3,7 @@ from __future__ import annotations
 from django.contrib.auth.models import AbstractUser
 from django.core.validators import MaxLengthValidator
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -21,6 +22,18 @@ class User(AbstractUser):
         validators=[MaxLengthValidator(BIO_MAX_LENGTH)],
     )
     deleted_at = models.DateTimeField(_("deleted at"), null=True, blank=True, editable=False)
+    notify_by_email = models.BooleanField(
+        _("email me when a correspondence game waits for my move"), default=True
+    )
+    # The ban in force, if any (the history is in moderation.Ban). A ban ends by itself:
+    # the account counts as banned only while ``banned_until`` lies in the future.
+    banned_until = models.DateTimeField(_("banned until"), null=True, blank=True)
+    ban_reason = models.CharField(_("ban reason"), max_length=300, blank=True)
+    must_rename = models.BooleanField(
+        _("must choose a new username"),
+        default=False,
+        help_text=_("Set when a moderator reset an offensive name."),
+    )
 
     @property
     def is_deleted(self) -> bool:
@@ -28,8 +41,30 @@ class User(AbstractUser):
         return self.deleted_at is not None
 
     @property
+    def is_banned(self) -> bool:
+        """Whether a ban is in force now."""
+        return self.banned_until is not None and self.banned_until > timezone.now()
+
+    @property
     def display_name(self) -> str:
         """The name to show other players: the username, or "deleted player"."""
         if self.is_deleted:
             return gettext("deleted player")
         return self.username
+
+
+class Notification(models.Model):
+    """A short message for a player (a report was handled, a game waits for them)."""
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="notifications")
+    text = models.CharField(_("text"), max_length=300)
+    url = models.CharField(_("link"), max_length=300, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    read_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["user", "-created_at"], name="notification_inbox")]
+
+    def __str__(self) -> str:
+        return self.text

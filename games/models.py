@@ -39,8 +39,15 @@ class Game(models.Model):
         MULTI = "multi", _("Multiplayer")
 
     class Status(models.TextChoices):
+        OPEN = "open", _("Waiting for players")
         ACTIVE = "active", _("In play")
         FINISHED = "finished", _("Finished")
+        CANCELLED = "cancelled", _("Cancelled")
+
+    class Pace(models.TextChoices):
+        UNTIMED = "untimed", _("Untimed")
+        LIVE = "live", _("Live")
+        CORRESPONDENCE = "correspondence", _("Correspondence")
 
     mode = models.CharField(max_length=8, choices=Mode.choices, default=Mode.SOLO)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.ACTIVE)
@@ -51,11 +58,28 @@ class Game(models.Model):
     deck_name = models.CharField(max_length=100, blank=True)
     cards = models.JSONField(help_text=_("The 16 card numbers of the game, in order."))
     round = models.PositiveSmallIntegerField(default=1, help_text=_("Round in play; 17 = over."))
+    pace = models.CharField(max_length=16, choices=Pace.choices, default=Pace.UNTIMED)
+    round_seconds = models.PositiveIntegerField(
+        null=True, blank=True, help_text=_("Time each player has for a round; empty = no limit.")
+    )
+    deadline = models.DateTimeField(
+        null=True, blank=True, db_index=True, help_text=_("When the round in play times out.")
+    )
+    seats_max = models.PositiveSmallIntegerField(default=1)
+    listed = models.BooleanField(default=False, help_text=_("Shown in the lobby."))
+    invite_code = models.CharField(max_length=16, unique=True, null=True, blank=True)
+    # Bumped by every change a waiting page must show (a join, a round, a resignation):
+    # a poll compares it and has nothing else to do when it has not moved.
+    version = models.PositiveIntegerField(default=0)
+    daily = models.DateField(
+        null=True, blank=True, help_text=_("The day of the daily challenge this game is.")
+    )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", null=True
     )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
+    started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     # Moderation (issue: moderation tools): hidden games never appear on a board.
     hidden = models.BooleanField(default=False)
@@ -67,6 +91,22 @@ class Game(models.Model):
             models.CheckConstraint(
                 condition=Q(round__gte=1) & Q(round__lte=17), name="game_round_in_range"
             ),
+            models.CheckConstraint(
+                condition=Q(seats_max__gte=1) & Q(seats_max__lte=8), name="game_seats_in_range"
+            ),
+            # One attempt per player and day at the daily challenge.
+            models.UniqueConstraint(
+                fields=["daily", "created_by"],
+                condition=Q(daily__isnull=False),
+                name="game_one_daily_per_player",
+            ),
+        ]
+        indexes = [
+            models.Index(
+                fields=["status", "listed", "-created_at"],
+                condition=Q(status="open", listed=True),
+                name="game_lobby",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -76,9 +116,22 @@ class Game(models.Model):
     def is_finished(self) -> bool:
         return self.status == self.Status.FINISHED
 
+    @property
+    def is_open(self) -> bool:
+        return self.status == self.Status.OPEN
+
+    @property
+    def is_active(self) -> bool:
+        return self.status == self.Status.ACTIVE
+
 
 class Seat(models.Model):
     """A player's place in a game, and their result once it is over."""
+
+    class Status(models.TextChoices):
+        PLAYING = "playing", _("Playing")
+        RESIGNED = "resigned", _("Resigned")
+        TIMED_OUT = "timed_out", _("Timed out")
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
     user = models.ForeignKey(
@@ -86,6 +139,12 @@ class Seat(models.Model):
     )
     position = models.PositiveSmallIntegerField(default=1)
     joined_at = models.DateTimeField(auto_now_add=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLAYING)
+    rounds_played = models.PositiveSmallIntegerField(default=0)
+    left_at = models.DateTimeField(null=True, blank=True)
+    # Multiplayer rating (openskill ordinal) before and after this game; empty if unrated.
+    rating_before = models.FloatField(null=True, blank=True)
+    rating_after = models.FloatField(null=True, blank=True)
     score = models.PositiveSmallIntegerField(null=True, blank=True)
     tiebreak = models.JSONField(default=list, blank=True)
     place = models.PositiveSmallIntegerField(null=True, blank=True)
@@ -150,12 +209,22 @@ class SoloResult(models.Model):
     score = models.PositiveSmallIntegerField()
     rating = models.CharField(max_length=24)
     finished_at = models.DateTimeField()
+    daily = models.DateField(null=True, blank=True)
+    abandoned = models.BooleanField(
+        default=False, help_text=_("The player gave up; the score is the landscape as it stood.")
+    )
     hidden = models.BooleanField(default=False)
+    hidden_reason = models.CharField(max_length=200, blank=True)
 
     class Meta:
         ordering = ["-finished_at"]
         indexes = [
             models.Index(fields=["ruleset", "-score", "finished_at"], name="solo_board"),
+            models.Index(
+                fields=["daily", "-score", "finished_at"],
+                condition=Q(daily__isnull=False),
+                name="solo_daily_board",
+            ),
             models.Index(fields=["user", "-finished_at"], name="solo_history"),
         ]
 

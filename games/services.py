@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 import random
 import secrets
 
@@ -10,6 +11,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+import leaderboards.services
 import rules
 from accounts.models import User
 from games.models import Game, Move, Ruleset, Seat, SoloResult
@@ -26,7 +28,12 @@ class MoveRejected(ValidationError):
 
 @transaction.atomic
 def game_create_solo(
-    *, user: User, diagonal: bool = False, ferryman: bool = False, seed: int | None = None
+    *,
+    user: User,
+    diagonal: bool = False,
+    ferryman: bool = False,
+    seed: int | None = None,
+    daily: datetime.date | None = None,
 ) -> Game:
     """Start a solo game for ``user`` with a freshly dealt, server-side card sequence."""
     if seed is None:
@@ -41,6 +48,8 @@ def game_create_solo(
         deck_name=the_deck.name,
         cards=list(the_deck.deal(random.Random(seed))),
         created_by=user,
+        daily=daily,
+        started_at=timezone.now(),
     )
     game.full_clean()
     game.save()
@@ -145,4 +154,6 @@ def _finish(game: Game, state: rules.Game, seats: list[Seat]) -> None:
             score=seat.score,
             rating=rules.solo_rating(seat.score).value,
             finished_at=now,
+            daily=game.daily,
         )
+    leaderboards.services.game_finished(game=game, seats=seats)

@@ -38,6 +38,8 @@ INSTALLED_APPS = [
     "template_partials",
     "accounts",
     "games",
+    "leaderboards",
+    "moderation",
 ]
 
 MIDDLEWARE = [
