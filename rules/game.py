@@ -67,10 +67,12 @@ def rank(scores: Mapping[str, Score]) -> tuple[tuple[str, ...], ...]:
 
 
 class Game:
-    """A game of Limes: every player builds a landscape from the same cards.
+    r"""A game of Limes: every player builds a landscape from the same cards.
 
     Each round reveals the next card; every player then plays a ``Turn`` with it, in any
-    order. When all have played, the next round begins. The game ends after 16 rounds.
+    order. When all have played, the next round begins. The game ends after 16 rounds, or
+    when no player is left: a player who ``retire``\ s (resigns, or runs out of time) plays
+    no more rounds and takes last place, and the others go on without them.
     """
 
     def __init__(
@@ -97,6 +99,8 @@ class Game:
         self.variants = variants
         self.boards: dict[str, Board] = {player: Board() for player in self.players}
         self.turns: list[dict[str, Turn]] = []
+        # Players who left, in the order they left, with the rounds they had played.
+        self.retired: dict[str, int] = {}
 
     @classmethod
     def new(
@@ -112,16 +116,25 @@ class Game:
         return cls(players, deck.deal(rng), variants=variants, deck=deck)
 
     @property
+    def active_players(self) -> list[str]:
+        """The players still in the game, in seat order."""
+        return [player for player in self.players if player not in self.retired]
+
+    @property
     def round(self) -> int:
-        """The round in play, 1 to 16; 17 once the game is over."""
-        if self.turns and len(self.turns[-1]) < len(self.players):
+        """The round in play, 1 to 16; 17 once all 16 rounds have been played."""
+        if self.turns and any(player not in self.turns[-1] for player in self.active_players):
             return len(self.turns)
         return len(self.turns) + 1
 
     @property
     def is_over(self) -> bool:
-        """Whether all 16 rounds have been played."""
-        return self.round > ROUNDS
+        """Whether all 16 rounds have been played, or every player has left."""
+        return self.round > ROUNDS or not self.active_players
+
+    def rounds_played(self, player: str) -> int:
+        """How many rounds ``player`` has played."""
+        return sum(1 for turns in self.turns if player in turns)
 
     @property
     def current_card(self) -> Card | None:
@@ -140,12 +153,14 @@ class Game:
         if self.is_over:
             return []
         played = self.turns[-1] if self.round == len(self.turns) else {}
-        return [player for player in self.players if player not in played]
+        return [player for player in self.active_players if player not in played]
 
     def check(self, player: str, turn: Turn) -> Board:
         """The player's board after ``turn``, without playing it; raises on a broken rule."""
         if player not in self.boards:
             raise IllegalMoveError(f"{player!r} does not play in this game")
+        if player in self.retired:
+            raise IllegalMoveError(f"{player} has left the game")
         if self.is_over:
             raise IllegalMoveError("the game is over: all 16 rounds have been played")
         if player not in self.waiting_for():
@@ -163,14 +178,37 @@ class Game:
         self.turns[-1][player] = turn
         self.boards[player] = board
 
+    def retire(self, player: str) -> None:
+        """Take ``player`` out of the game: they play no more rounds and rank last.
+
+        Their landscape stays as it is. Raises ``IllegalMoveError`` if they are not in the
+        game, have already left, or the game is over.
+        """
+        if player not in self.boards:
+            raise IllegalMoveError(f"{player!r} does not play in this game")
+        if player in self.retired:
+            raise IllegalMoveError(f"{player} has already left the game")
+        if self.is_over:
+            raise IllegalMoveError("the game is over")
+        self.retired[player] = self.rounds_played(player)
+
     def scores(self) -> dict[str, Score]:
         """Every player's score as the landscapes stand (final once the game is over)."""
         return {player: board.landscape.score() for player, board in self.boards.items()}
 
     def outcome(self) -> Outcome:
-        """Totals, tie-break lists and places, as the game stands."""
+        """Totals, tie-break lists and places, as the game stands.
+
+        Players still in the game are ranked by score (see ``rank``); those who left come
+        after them, the more rounds played the better, sharing a place on equal rounds.
+        """
         scores = self.scores()
-        return Outcome(scores, rank(scores))
+        active = {player: scores[player] for player in self.active_players}
+        ranking = list(rank(active))
+        by_rounds = sorted(set(self.retired.values()), reverse=True)
+        for rounds in by_rounds:
+            ranking.append(tuple(p for p in self.players if self.retired.get(p) == rounds))
+        return Outcome(scores, tuple(ranking))
 
     def replay_turns(self, turns: Iterable[Mapping[str, Turn]]) -> None:
         """Play recorded rounds in order; the error names the round and the player."""
