@@ -12,11 +12,13 @@ from accounts.models import User
 
 
 @transaction.atomic
-def user_update_profile(*, user: User, bio: str) -> User:
-    """Save the player's public profile text; raises ValidationError if it is too long."""
+def user_update_profile(*, user: User, bio: str, notify_by_email: bool | None = None) -> User:
+    """Save the player's profile text and choices; raises ValidationError if too long."""
     user.bio = bio
+    if notify_by_email is not None:
+        user.notify_by_email = notify_by_email
     user.full_clean()
-    user.save(update_fields=["bio"])
+    user.save(update_fields=["bio", "notify_by_email"])
     return user
 
 

@@ -29,7 +29,7 @@ import sys
 import tempfile
 import time
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -327,6 +327,11 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=16, help="timed games (default 16)")
     parser.add_argument("--repeat", type=int, default=5, help="GETs per page per round")
     args = parser.parse_args()
+    in_throwaway_database(lambda: run(args.games, args.repeat))
+
+
+def in_throwaway_database(body: Callable[[], None]) -> None:
+    """Set Django up on a throwaway database, migrate it, and run ``body`` there."""
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "limes_site.settings.test")
     with throwaway_database() as url:
         os.environ["DATABASE_URL"] = url
@@ -339,7 +344,7 @@ def main() -> None:
         # Guard against a settings file that ignores DATABASE_URL.
         assert name.startswith(tempfile.gettempdir()) or "limes_bench_web_" in name, name
         call_command("migrate", verbosity=0)
-        run(args.games, args.repeat)
+        body()
 
 
 if __name__ == "__main__":

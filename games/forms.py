@@ -3,6 +3,9 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from games.models import Game, duration_label
+from games.services import DEFAULT_ROUND_SECONDS, ROUND_SECONDS
+
 
 class NewGameForm(forms.Form):
     diagonal = forms.BooleanField(
@@ -15,3 +18,55 @@ class NewGameForm(forms.Form):
         required=False,
         help_text=_("A worker may cross a water region that holds a fisherman."),
     )
+
+
+class NewMultiGameForm(NewGameForm):
+    """A game for several players: seats, pace, time per round, lobby or invitation."""
+
+    seats_max = forms.TypedChoiceField(
+        label=_("Players"),
+        choices=[(n, str(n)) for n in range(2, 9)],
+        coerce=int,
+        initial=2,
+    )
+    pace = forms.ChoiceField(
+        label=_("Pace"),
+        choices=[
+            (Game.Pace.LIVE, _("Live: a few minutes a round")),
+            (Game.Pace.CORRESPONDENCE, _("Correspondence: days a round, with email reminders")),
+        ],
+        initial=Game.Pace.LIVE,
+        widget=forms.RadioSelect,
+    )
+    live_seconds = forms.TypedChoiceField(
+        label=_("Time per round (live)"),
+        choices=[(s, duration_label(s)) for s in ROUND_SECONDS[Game.Pace.LIVE]],
+        coerce=int,
+        initial=DEFAULT_ROUND_SECONDS[Game.Pace.LIVE],
+    )
+    correspondence_seconds = forms.TypedChoiceField(
+        label=_("Time per round (correspondence)"),
+        choices=[(s, duration_label(s)) for s in ROUND_SECONDS[Game.Pace.CORRESPONDENCE]],
+        coerce=int,
+        initial=DEFAULT_ROUND_SECONDS[Game.Pace.CORRESPONDENCE],
+    )
+    listed = forms.BooleanField(
+        label=_("Open in the lobby"),
+        required=False,
+        initial=True,
+        help_text=_("Otherwise only players with the invitation link or code can join."),
+    )
+
+    @property
+    def round_seconds(self) -> int:
+        """The time per round for the chosen pace."""
+        if self.cleaned_data["pace"] == Game.Pace.LIVE:
+            return int(self.cleaned_data["live_seconds"])
+        return int(self.cleaned_data["correspondence_seconds"])
+
+
+class JoinByCodeForm(forms.Form):
+    code = forms.CharField(label=_("Invitation code"), max_length=16)
+
+    def clean_code(self) -> str:
+        return str(self.cleaned_data["code"]).strip().upper().replace(" ", "")

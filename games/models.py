@@ -6,6 +6,16 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
+
+
+def duration_label(seconds: int) -> str:
+    """ "3 minutes", "2 days": how long a round may take."""
+    if seconds >= 86400:
+        days = seconds // 86400
+        return ngettext("%d day", "%d days", days) % days
+    minutes = seconds // 60
+    return ngettext("%d minute", "%d minutes", minutes) % minutes
 
 
 class Ruleset(models.TextChoices):
@@ -115,6 +125,10 @@ class Game(models.Model):
     @property
     def is_finished(self) -> bool:
         return self.status == self.Status.FINISHED
+
+    @property
+    def round_time_label(self) -> str:
+        return duration_label(self.round_seconds) if self.round_seconds else ""
 
     @property
     def is_open(self) -> bool:

@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.conf import settings
-from django.db.models import Avg, Count, Max, Q, QuerySet
+from django.db.models import Avg, Count, F, Max, Prefetch, Q, QuerySet
+from django.utils import timezone
 
 import rules
 from accounts.models import User
@@ -34,7 +35,9 @@ def player_key(seat: Seat) -> str:
 
 def game_moves(game: Game) -> list[Move]:
     """Every stored round of the game, in the order they are replayed."""
-    return list(Move.objects.filter(seat__game=game).order_by("round", "seat__position"))
+    # Within a round, in the order they were committed: a player who left mid-round must
+    # leave the rebuilt game at the same point as they left the real one.
+    return list(Move.objects.filter(seat__game=game).order_by("round", "id"))
 
 
 def rules_game(
@@ -52,8 +55,16 @@ def rules_game(
         variants=rules.Variants(diagonal=game.diagonal, ferryman=game.ferryman),
         deck=deck(),
     )
+    # A player who left (resigned, timed out) leaves the rebuilt game right after their
+    # last round, so the rounds after it no longer wait for them.
+    left = {s.pk: s.rounds_played for s in seats if s.status != Seat.Status.PLAYING}
+    for seat_pk, rounds in left.items():
+        if rounds == 0:
+            state.retire(by_seat[seat_pk])
     for move in moves:
         state.play(by_seat[move.seat_id], move_to_turn(move))
+        if left.get(move.seat_id) == move.round:
+            state.retire(by_seat[move.seat_id])
     return state
 
 
@@ -92,3 +103,92 @@ def player_summary(user: User) -> PlayerSummary:
         best=Max("score"), average=Avg("score")
     )
     return PlayerSummary(seats["played"], seats["finished"], solo["best"], solo["average"])
+
+
+def can_watch(game: Game, user: User, seat: Seat | None) -> bool:
+    """Whether ``user`` may see the game's page (players always may).
+
+    A game in play or waiting for players is public only if it is listed in the lobby,
+    and then only to signed-in players; a finished one is public unless a moderator hid
+    it, except that a daily challenge of a day still running is shown only to those who
+    have finished their own attempt of that day.
+    """
+    if seat is not None:
+        return True
+    if game.status in (Game.Status.OPEN, Game.Status.ACTIVE):
+        return game.listed and user.is_authenticated
+    if game.status == Game.Status.CANCELLED:
+        return False
+    if game.hidden and not user.is_staff:
+        return False
+    if game.daily is not None and game.daily >= timezone.now().date():
+        return (
+            user.is_authenticated
+            and Game.objects.filter(
+                daily=game.daily, created_by=user, status=Game.Status.FINISHED
+            ).exists()
+        )
+    return True
+
+
+def lobby_games() -> QuerySet[Game]:
+    """Games waiting for players that anyone may join, oldest first, with their seats."""
+    return (
+        Game.objects.filter(status=Game.Status.OPEN, listed=True)
+        .select_related("created_by")
+        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
+        .order_by("created_at")
+    )
+
+
+def games_to_watch(limit: int = 20) -> QuerySet[Game]:
+    """Lobby games in play, most recently active first, for spectators."""
+    return (
+        Game.objects.filter(status=Game.Status.ACTIVE, listed=True, mode=Game.Mode.MULTI)
+        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
+        .order_by("-updated_at")[:limit]
+    )
+
+
+def lobby_signature() -> str:
+    """Changes whenever a game enters or leaves the lobby, or someone joins or leaves one."""
+    values = Game.objects.filter(status=Game.Status.OPEN, listed=True).aggregate(
+        count=Count("id"), latest=Max("updated_at")
+    )
+    latest = values["latest"].timestamp() if values["latest"] else 0
+    return f"{values['count']}-{latest:.6f}"
+
+
+@dataclass(frozen=True)
+class MyGame:
+    """A running game of the player, and whether it waits for their move."""
+
+    game: Game
+    seat: Seat
+    your_move: bool
+
+
+def my_games(user: User) -> list[MyGame]:
+    """The user's games in play or waiting for players; those waiting for them first."""
+    seats = (
+        Seat.objects.filter(
+            user=user,
+            status=Seat.Status.PLAYING,
+            game__status__in=[Game.Status.OPEN, Game.Status.ACTIVE],
+        )
+        .select_related("game")
+        .prefetch_related(Prefetch("game__seats", queryset=Seat.objects.select_related("user")))
+    )
+    result = [MyGame(s.game, s, s.game.is_active and s.rounds_played < s.game.round) for s in seats]
+    return sorted(result, key=lambda g: (not g.your_move, -g.game.updated_at.timestamp()))
+
+
+def waiting_count(user: User) -> int:
+    """How many multiplayer games wait for the user's move (the count in the menu)."""
+    return Seat.objects.filter(
+        user=user,
+        status=Seat.Status.PLAYING,
+        game__status=Game.Status.ACTIVE,
+        game__mode=Game.Mode.MULTI,
+        rounds_played__lt=F("game__round"),
+    ).count()

@@ -6,8 +6,11 @@ import datetime
 import random
 import secrets
 
+from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -19,11 +22,23 @@ from games.selectors import deck, game_moves, move_to_turn, player_key, rules_ga
 
 
 class MoveRejected(ValidationError):
-    """A round the server will not apply; the message says why. Nothing was written."""
+    """A request the server will not carry out; the message says why. Nothing was written."""
 
     def __init__(self, message: str, *, status: int = 400) -> None:
         super().__init__(message)
         self.status = status
+
+
+# Deadlines a creator may choose, in seconds, per pace.
+ROUND_SECONDS = {
+    Game.Pace.LIVE: (60, 180, 300, 600),
+    Game.Pace.CORRESPONDENCE: (86400, 2 * 86400, 3 * 86400),
+}
+DEFAULT_ROUND_SECONDS = {Game.Pace.LIVE: 180, Game.Pace.CORRESPONDENCE: 86400}
+MAX_SEATS = 8
+# Readable invitation codes: no 0/O, 1/I/L.
+INVITE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+INVITE_LENGTH = 8
 
 
 @transaction.atomic
@@ -57,14 +72,230 @@ def game_create_solo(
     return game
 
 
+def _deal(seed: int | None) -> tuple[int, rules.Deck, list[int]]:
+    if seed is None:
+        seed = secrets.randbits(62)
+    the_deck = deck()
+    return seed, the_deck, list(the_deck.deal(random.Random(seed)))
+
+
+@transaction.atomic
+def game_create_multi(
+    *,
+    user: User,
+    seats_max: int,
+    pace: str,
+    round_seconds: int | None = None,
+    listed: bool = True,
+    diagonal: bool = False,
+    ferryman: bool = False,
+    seed: int | None = None,
+) -> Game:
+    """Open a game for 2 to 8 players; the creator takes the first seat.
+
+    It waits for players (in the lobby if ``listed``, else only by its invitation code)
+    until the creator starts it or the last seat is taken.
+    """
+    _check_not_banned(user)
+    if not 2 <= seats_max <= MAX_SEATS:
+        raise MoveRejected(_("A game has 2 to %d seats.") % MAX_SEATS)
+    if pace not in ROUND_SECONDS:
+        raise MoveRejected(_("Choose a pace: live or correspondence."))
+    round_seconds = round_seconds or DEFAULT_ROUND_SECONDS[Game.Pace(pace)]
+    if round_seconds not in ROUND_SECONDS[Game.Pace(pace)]:
+        raise MoveRejected(_("That time per round is not offered for this pace."))
+    seed, the_deck, cards = _deal(seed)
+    game = Game(
+        mode=Game.Mode.MULTI,
+        status=Game.Status.OPEN,
+        diagonal=diagonal,
+        ferryman=ferryman,
+        ruleset=Ruleset.of(diagonal=diagonal, ferryman=ferryman),
+        seed=seed,
+        deck_name=the_deck.name,
+        cards=cards,
+        pace=pace,
+        round_seconds=round_seconds,
+        seats_max=seats_max,
+        listed=listed,
+        invite_code=_new_invite_code(),
+        created_by=user,
+    )
+    game.full_clean()
+    game.save()
+    Seat.objects.create(game=game, user=user, position=1)
+    return game
+
+
+def _new_invite_code() -> str:
+    while True:
+        code = "".join(secrets.choice(INVITE_ALPHABET) for _ in range(INVITE_LENGTH))
+        if not Game.objects.filter(invite_code=code).exists():
+            return code
+
+
+def _check_not_banned(user: User) -> None:
+    if user.is_banned:
+        raise PermissionDenied(_("Your account is banned."))
+
+
+def _locked(game_id: int) -> tuple[Game, list[Seat]]:
+    # The row lock on the game serialises every change to it: joins, commits, deadlines.
+    game = Game.objects.select_for_update().get(pk=game_id)
+    return game, list(game.seats.select_related("user").order_by("position"))
+
+
+def _closed_message(game: Game) -> str:
+    if game.status == Game.Status.CANCELLED:
+        return _("This game was cancelled.")
+    if game.status == Game.Status.FINISHED:
+        return _("This game is over.")
+    return _("This game has already started.")
+
+
+@transaction.atomic
+def game_join(*, game: Game, user: User, code: str | None = None) -> Game:
+    """Take a free seat in a game that has not started; the last seat starts it.
+
+    A game not listed in the lobby needs its invitation ``code``. Joining a game one
+    already sits in changes nothing.
+    """
+    _check_not_banned(user)
+    game, seats = _locked(game.pk)
+    if any(seat.user_id == user.pk for seat in seats):
+        return game
+    if not game.listed and code != game.invite_code:
+        raise PermissionDenied(_("This game is by invitation only."))
+    if not game.is_open:
+        raise MoveRejected(_closed_message(game), status=409)
+    if len(seats) >= game.seats_max:
+        raise MoveRejected(_("This game is full."), status=409)
+    taken = {seat.position for seat in seats}
+    position = next(p for p in range(1, game.seats_max + 1) if p not in taken)
+    seats.append(Seat.objects.create(game=game, user=user, position=position))
+    if len(seats) == game.seats_max:
+        _start(game, seats)
+    else:
+        _touch(game)
+    return game
+
+
+@transaction.atomic
+def game_leave(*, game: Game, user: User) -> Game:
+    """Give up one's seat in a game that has not started (its creator cancels instead)."""
+    game, seats = _locked(game.pk)
+    seat = next((s for s in seats if s.user_id == user.pk), None)
+    if seat is None:
+        raise PermissionDenied(_("You do not play in this game."))
+    if not game.is_open:
+        raise MoveRejected(_closed_message(game), status=409)
+    if game.created_by_id == user.pk:
+        raise MoveRejected(_("You created this game: cancel it instead."), status=409)
+    seat.delete()
+    _touch(game)
+    return game
+
+
+@transaction.atomic
+def game_cancel(*, game: Game, user: User) -> Game:
+    """Call off a game that has not started; only its creator may."""
+    game, _seats = _locked(game.pk)
+    if game.created_by_id != user.pk:
+        raise PermissionDenied(_("Only the player who created this game can cancel it."))
+    if not game.is_open:
+        raise MoveRejected(_closed_message(game), status=409)
+    game.status = Game.Status.CANCELLED
+    game.finished_at = timezone.now()
+    _touch(game, "status", "finished_at")
+    return game
+
+
+@transaction.atomic
+def game_start(*, game: Game, user: User) -> Game:
+    """Start the game before every seat is taken; needs at least two players."""
+    game, seats = _locked(game.pk)
+    if game.created_by_id != user.pk:
+        raise PermissionDenied(_("Only the player who created this game can start it."))
+    if not game.is_open:
+        raise MoveRejected(_closed_message(game), status=409)
+    if len(seats) < 2:
+        raise MoveRejected(_("Wait for at least one other player to join."), status=409)
+    _start(game, seats)
+    return game
+
+
+def _start(game: Game, seats: list[Seat]) -> None:
+    now = timezone.now()
+    game.status = Game.Status.ACTIVE
+    game.started_at = now
+    game.seats_max = len(seats)
+    game.deadline = _next_deadline(game, now, players=len(seats))
+    _touch(game, "status", "started_at", "seats_max", "deadline")
+    _notify_round(game, seats)
+
+
+def _touch(game: Game, *fields: str) -> None:
+    # Every change a waiting page must show moves the version its polls compare.
+    game.version += 1
+    game.save(update_fields=["version", "updated_at", *fields])
+
+
+def _next_deadline(game: Game, now: datetime.datetime, *, players: int) -> datetime.datetime | None:
+    # Alone in the game, nobody waits for the player: they may take their time.
+    if game.round_seconds is None or players < 2:
+        return None
+    return now + datetime.timedelta(seconds=game.round_seconds)
+
+
+def _notify_round(game: Game, seats: list[Seat]) -> None:
+    """Email the players of a correspondence game that a round waits for them."""
+    if game.pace != Game.Pace.CORRESPONDENCE:
+        return
+    recipients = [
+        seat.user.email
+        for seat in seats
+        if seat.status == Seat.Status.PLAYING
+        and seat.user.notify_by_email
+        and seat.user.email
+        and not seat.user.is_deleted
+    ]
+    if not recipients:
+        return
+    subject = _("Limes: round %(round)d of game #%(game)d waits for you") % {
+        "round": game.round,
+        "game": game.pk,
+    }
+    url = settings.LIMES_SITE_URL + reverse("games:detail", kwargs={"pk": game.pk})
+    body = _(
+        "Round %(round)d of your Limes game #%(game)d has started: %(url)s\n\n"
+        "You have until %(deadline)s UTC to play it.\n\n"
+        "You can turn these emails off in your settings."
+    ) % {
+        "round": game.round,
+        "game": game.pk,
+        "url": url,
+        "deadline": game.deadline.strftime("%Y-%m-%d %H:%M") if game.deadline else "-",
+    }
+
+    def send() -> None:
+        # One message per player: addresses are not shared with the other players.
+        for address in recipients:
+            send_mail(subject, body, None, [address], fail_silently=True)
+
+    transaction.on_commit(send)
+
+
 def move_submit(*, game: Game, user: User, round_number: int, turn: rules.Turn) -> Game:
     """Commit ``user``'s round ``round_number``: all of it, exactly once, or nothing.
 
     Raises ``PermissionDenied`` for a game the user does not sit in and ``MoveRejected``
-    for a finished game, a round that is not current, or a move that breaks a rule. A
-    repeat of a round already committed with the same move (double click, second tab)
-    is accepted and changes nothing.
+    for a game not in play, a round that is not current, a player who has left or ran out
+    of time, or a move that breaks a rule. A repeat of a round already committed with the
+    same move (double click, second tab) is accepted and changes nothing.
     """
+    # A deadline that has passed is enforced first, in its own transaction, so that the
+    # time-out stands even though this commit is then refused.
+    deadlines_enforce(game=game)
     try:
         with transaction.atomic():
             return _move_submit(game_id=game.pk, user=user, round_number=round_number, turn=turn)
@@ -75,9 +306,7 @@ def move_submit(*, game: Game, user: User, round_number: int, turn: rules.Turn) 
 
 
 def _move_submit(*, game_id: int, user: User, round_number: int, turn: rules.Turn) -> Game:
-    # The row lock serialises commits to one game, so the round advances exactly once.
-    game = Game.objects.select_for_update().get(pk=game_id)
-    seats = list(game.seats.select_related("user"))
+    game, seats = _locked(game_id)
     seat = next((s for s in seats if s.user_id == user.pk), None)
     if seat is None:
         raise PermissionDenied(_("You do not play in this game."))
@@ -87,14 +316,24 @@ def _move_submit(*, game_id: int, user: User, round_number: int, turn: rules.Tur
         if move_to_turn(existing) == turn:
             return game
         raise MoveRejected(_("You have already played round %d.") % round_number, status=409)
-    if game.is_finished:
-        raise MoveRejected(_("This game is over."), status=409)
+    if not game.is_active:
+        raise MoveRejected(
+            _("This game has not started yet.") if game.is_open else _closed_message(game),
+            status=409,
+        )
+    if seat.status == Seat.Status.TIMED_OUT:
+        raise MoveRejected(_("You ran out of time and have left this game."), status=409)
+    if seat.status == Seat.Status.RESIGNED:
+        raise MoveRejected(_("You have resigned from this game."), status=409)
     if round_number != game.round:
         raise MoveRejected(
             _("Round %(sent)d is not the round in play (round %(current)d).")
             % {"sent": round_number, "current": game.round},
             status=409,
         )
+    now = timezone.now()
+    if game.deadline is not None and game.deadline <= now:
+        raise MoveRejected(_("The time for this round has run out."), status=409)
     state = rules_game(game, seats, moves)
     card = state.current_card
     try:
@@ -111,13 +350,119 @@ def _move_submit(*, game_id: int, user: User, round_number: int, turn: rules.Tur
         rotation=turn.placement.rotation,
         **_worker_fields(turn.worker),
     )
-    if state.round != game.round:
-        game.round = state.round
-        if state.is_over:
-            _finish(game, state, seats)
-        # Only the columns a commit owns: an admin save elsewhere must not be overwritten.
-        game.save(update_fields=["round", "status", "finished_at", "updated_at"])
+    seat.rounds_played += 1
+    seat.save(update_fields=["rounds_played"])
+    _settle(game, state, seats, now)
     return game
+
+
+def _settle(game: Game, state: rules.Game, seats: list[Seat], now: datetime.datetime) -> None:
+    """Write what a change to the rules game means: a new round, or the end."""
+    fields = ["round"]
+    advanced = state.round != game.round
+    game.round = min(state.round, rules.ROUNDS + 1)
+    if state.is_over:
+        _finish(game, state, seats)
+        game.deadline = None
+        fields += ["status", "finished_at", "deadline"]
+    else:
+        players = len(state.active_players)
+        if advanced:
+            game.deadline = _next_deadline(game, now, players=players)
+        elif players < 2:
+            game.deadline = None
+        fields.append("deadline")
+    # Only the columns a commit owns: an admin save elsewhere must not be overwritten.
+    _touch(game, *fields)
+    if advanced and not state.is_over:
+        _notify_round(game, seats)
+
+
+@transaction.atomic
+def seat_resign(*, game: Game, user: User, status: str = Seat.Status.RESIGNED) -> Game:
+    """Leave a game in play for good: the player ranks last and the others go on.
+
+    A solo game (the daily challenge too) ends at once, scored as the landscape stands.
+    Resigning twice changes nothing.
+    """
+    game, seats = _locked(game.pk)
+    seat = next((s for s in seats if s.user_id == user.pk), None)
+    if seat is None:
+        raise PermissionDenied(_("You do not play in this game."))
+    if seat.status != Seat.Status.PLAYING:
+        return game
+    if not game.is_active:
+        raise MoveRejected(
+            _("This game has not started: leave it instead.")
+            if game.is_open
+            else _closed_message(game),
+            status=409,
+        )
+    _retire(game, seats, [seat], status, timezone.now())
+    return game
+
+
+def _retire(
+    game: Game, seats: list[Seat], leaving: list[Seat], status: str, now: datetime.datetime
+) -> None:
+    state = rules_game(game, seats)
+    for seat in leaving:
+        state.retire(player_key(seat))
+        seat.status = status
+        seat.left_at = now
+    Seat.objects.bulk_update(leaving, ["status", "left_at"])
+    _settle(game, state, seats, now)
+
+
+def user_resign_everywhere(*, user: User, status: str = Seat.Status.RESIGNED) -> int:
+    """Take the user out of every game in play or waiting for players; returns how many.
+
+    Each game is its own transaction, so one game's failure cannot undo the others.
+    """
+    count = 0
+    seats = Seat.objects.filter(user=user, status=Seat.Status.PLAYING).select_related("game")
+    for seat in list(seats.filter(game__status__in=[Game.Status.ACTIVE, Game.Status.OPEN])):
+        game = seat.game
+        try:
+            if game.is_active:
+                seat_resign(game=game, user=user, status=status)
+            elif game.created_by_id == user.pk:
+                game_cancel(game=game, user=user)
+            else:
+                game_leave(game=game, user=user)
+        except MoveRejected:
+            continue  # the game moved on meanwhile (started, ended): nothing to leave
+        count += 1
+    return count
+
+
+def deadlines_enforce(*, game: Game, now: datetime.datetime | None = None) -> bool:
+    """Time out the players the game still waits for if its round's deadline has passed.
+
+    Returns whether anyone was timed out. Safe to call at any time and concurrently
+    with commits: it re-reads the deadline under the game's lock.
+    """
+    now = now or timezone.now()
+    if game.deadline is None or game.deadline > now or not game.is_active:
+        return False
+    with transaction.atomic():
+        game, seats = _locked(game.pk)
+        if not game.is_active or game.deadline is None or game.deadline > now:
+            return False
+        state = rules_game(game, seats)
+        waiting = set(state.waiting_for())
+        late = [s for s in seats if s.status == Seat.Status.PLAYING and player_key(s) in waiting]
+        if not late:
+            return False
+        _retire(game, seats, late, Seat.Status.TIMED_OUT, now)
+        return True
+
+
+def expire_deadlines(*, now: datetime.datetime | None = None) -> int:
+    """Enforce every passed deadline; returns how many games timed someone out."""
+    now = now or timezone.now()
+    due = Game.objects.filter(status=Game.Status.ACTIVE, deadline__lte=now)
+    return sum(deadlines_enforce(game=game, now=now) for game in due)
 
 
 def _worker_fields(worker: rules.WorkerAction) -> dict[str, object]:
@@ -155,5 +500,6 @@ def _finish(game: Game, state: rules.Game, seats: list[Seat]) -> None:
             rating=rules.solo_rating(seat.score).value,
             finished_at=now,
             daily=game.daily,
+            abandoned=seat.status != Seat.Status.PLAYING,
         )
-    leaderboards.services.game_finished(game=game, seats=seats)
+    leaderboards.services.game_finished(game=game, seats=seats, state=state)

@@ -6,18 +6,27 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db.models import Prefetch, QuerySet
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, QueryDict
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponseBadRequest,
+    JsonResponse,
+    QueryDict,
+)
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
-from django_htmx.http import HttpResponseClientRedirect
+from django_htmx.http import HttpResponseClientRedirect, HttpResponseClientRefresh
 
 import rules
 from games import selectors, services
 from games.boardview import Draft, card_zones, landscape_view, round_view
-from games.forms import NewGameForm
-from games.models import Game, Seat
+from games.decorators import poll
+from games.forms import JoinByCodeForm, NewGameForm, NewMultiGameForm
+from games.models import Game, Move, Seat
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -25,7 +34,7 @@ def home(request: HttpRequest) -> HttpResponse:
     context: dict[str, object] = {"form": NewGameForm()}
     if request.user.is_authenticated:
         games = list(selectors.games_of(request.user)[:20])
-        context["running"] = [g for g in games if not g.is_finished]
+        context["running"] = [g for g in games if g.is_active or g.is_open]
         context["finished"] = [g for g in games if g.is_finished][:10]
     return render(request, "games/home.html", context)
 
@@ -59,10 +68,12 @@ def _with_seats() -> QuerySet[Game]:
 
 
 def _load(request: HttpRequest, pk: int) -> tuple[Game, rules.Game, Seat | None]:
+    game = get_object_or_404(Game.objects.only("id", "status", "deadline"), pk=pk)
+    # Deadlines are enforced whenever a game is looked at, not only by the scheduler.
+    services.deadlines_enforce(game=game)
     game = get_object_or_404(_with_seats(), pk=pk)
     seat = selectors.seat_for(game, request.user)
-    if not game.is_finished and seat is None:
-        # A game in play shows the revealed card; only its players may see it.
+    if not selectors.can_watch(game, request.user, seat):
         raise Http404(_("No such game."))
     return game, selectors.rules_game(game, list(game.seats.all())), seat
 
@@ -82,35 +93,96 @@ def _render_game(
     draft_params: QueryDict,
     error: str | None = None,
     status: int = 200,
+    template: str = "games/game.html#board",
 ) -> HttpResponse:
-    context: dict[str, object] = {"game": game, "state": state, "seat": seat}
-    if state.is_over or seat is None:
+    context = _game_context(game, state, seat, draft_params=draft_params, error=error)
+    if not request.htmx:
+        template = "games/game.html"
+    return render(request, template, context, status=status)
+
+
+def _game_context(
+    game: Game,
+    state: rules.Game,
+    seat: Seat | None,
+    *,
+    draft_params: QueryDict,
+    error: str | None = None,
+) -> dict[str, object]:
+    context: dict[str, object] = {"game": game, "state": state, "seat": seat, "error": error}
+    seats = list(game.seats.all())
+    if game.mode == Game.Mode.MULTI and not game.is_finished:
+        context["table"] = _table(game, state, seats, seat)
+    if state.is_over or game.is_finished:
         context["final"] = [
             {
                 "seat": s,
                 "score": state.boards[selectors.player_key(s)].landscape.score(),
                 "board": landscape_view(state.boards[selectors.player_key(s)]),
             }
-            for s in game.seats.all()
+            for s in sorted(seats, key=lambda s: (s.place or 99, s.position))
         ]
         if game.mode == Game.Mode.SOLO and state.is_over:
             total = context["final"][0]["score"].total  # type: ignore[index]
             context["rating"] = rules.solo_rating(total)
-    else:
-        player = selectors.player_key(seat)
-        card = state.current_card
-        assert card is not None
-        try:
-            draft = Draft.from_params(draft_params)
-        except ValueError:
-            draft = Draft()
-            error = error or _("That choice could not be read; start the round again.")
-        view = round_view(state.boards[player], card, state.variants, draft)
-        context.update(round=view, card=card, error=error or view.error)
-    template = "games/game.html"
-    if request.htmx:
-        template += "#board"
-    return render(request, template, context, status=status)
+        return context
+    if seat is None or not game.is_active:
+        return context
+    player = selectors.player_key(seat)
+    if player not in state.waiting_for():
+        # Played this round already, or left the game: their landscape, nothing to draft.
+        context["own"] = {
+            "board": landscape_view(state.boards[player]),
+            "score": state.boards[player].landscape.score(),
+        }
+        return context
+    card = state.current_card
+    assert card is not None
+    try:
+        draft = Draft.from_params(draft_params)
+    except ValueError:
+        draft = Draft()
+        error = error or _("That choice could not be read; start the round again.")
+    view = round_view(state.boards[player], card, state.variants, draft)
+    context.update(round=view, card=card, error=error or view.error)
+    return context
+
+
+def _table(
+    game: Game, state: rules.Game, seats: list[Seat], viewer: Seat | None
+) -> dict[str, object]:
+    """What everyone at the table may see: each landscape as of the last complete round.
+
+    A choice made in the round in play stays hidden from the others (and from
+    spectators) until every player has made theirs.
+    """
+    public = _completed_rounds(game, seats) if game.is_active else state
+    waiting = set(state.waiting_for()) if game.is_active else set()
+    entries = []
+    for s in seats:
+        key = selectors.player_key(s)
+        board = public.boards[key]
+        entries.append(
+            {
+                "seat": s,
+                "is_viewer": viewer is not None and s.pk == viewer.pk,
+                "has_played": (
+                    game.is_active and s.status == Seat.Status.PLAYING and key not in waiting
+                ),
+                "board": landscape_view(board),
+                "score": board.landscape.score().total,
+            }
+        )
+    return {
+        "entries": entries,
+        "waiting": [s for s in seats if selectors.player_key(s) in waiting],
+        "shown_round": game.round - 1 if game.is_active else None,
+    }
+
+
+def _completed_rounds(game: Game, seats: list[Seat]) -> rules.Game:
+    moves = list(Move.objects.filter(seat__game=game, round__lt=game.round).order_by("round", "id"))
+    return selectors.rules_game(game, seats, moves)
 
 
 @login_required
@@ -136,7 +208,10 @@ def game_play(request: HttpRequest, pk: int) -> HttpResponse:
     url = reverse("games:detail", kwargs={"pk": pk})
     if request.htmx:
         game, state, seat = _load(request, pk)
-        response = _render_game(request, game, state, seat, draft_params=QueryDict())
+        # The answer also refreshes the table: this player now shows as having played.
+        response = _render_game(
+            request, game, state, seat, draft_params=QueryDict(), template="games/_update.html"
+        )
         response["HX-Push-Url"] = url
         return response
     return redirect(url)
@@ -161,6 +236,8 @@ def game_replay(request: HttpRequest, pk: int) -> HttpResponse:
     game = get_object_or_404(_with_seats(), pk=pk)
     if not game.is_finished:
         raise Http404(_("A game can be replayed once it is over."))
+    if not selectors.can_watch(game, request.user, selectors.seat_for(game, request.user)):
+        raise Http404(_("No such game."))
     full = selectors.rules_game(game, list(game.seats.all()))
     try:
         shown_round = max(0, min(rules.ROUNDS, int(request.GET.get("round", rules.ROUNDS))))
@@ -190,7 +267,183 @@ def game_replay(request: HttpRequest, pk: int) -> HttpResponse:
 
 def game_record(request: HttpRequest, pk: int) -> HttpResponse:
     """The game's ``limes-game/1`` record as a JSON download."""
-    game, state, _seat = _load(request, pk)
+    game, state, seat = _load(request, pk)
+    if not (game.is_finished or (game.mode == Game.Mode.SOLO and seat is not None)):
+        # A record in play would show the others' choices of the round before its end.
+        raise Http404(_("The record is available once the game is over."))
     response = JsonResponse(rules.game_to_record(state), json_dumps_params={"indent": 1})
     response["Content-Disposition"] = f'attachment; filename="limes-game-{game.pk}.json"'
     return response
+
+
+# -- multiplayer -------------------------------------------------------------------------
+
+
+def lobby(request: HttpRequest) -> HttpResponse:
+    """Open games waiting for players, games to watch, and forms to open or join one."""
+    return _render_lobby(request, "games/lobby.html")
+
+
+@poll
+def lobby_poll(request: HttpRequest) -> HttpResponse:
+    """The lobby's list of open games if it changed ``since`` the signature; else 204."""
+    if request.GET.get("since") == selectors.lobby_signature():
+        return HttpResponse(status=204)
+    return _render_lobby(request, "games/lobby.html#lobby-list")
+
+
+def _render_lobby(request: HttpRequest, template: str) -> HttpResponse:
+    signature = selectors.lobby_signature()
+    context = {
+        "games": selectors.lobby_games(),
+        "watch": selectors.games_to_watch() if request.user.is_authenticated else [],
+        "signature": signature,
+        "form": NewMultiGameForm(),
+        "code_form": JoinByCodeForm(),
+    }
+    return render(request, template, context)
+
+
+@login_required
+@require_POST
+def game_new_multi(request: HttpRequest) -> HttpResponse:
+    """Open a game for several players and go to its waiting room."""
+    form = NewMultiGameForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Please check the choices for the new game."))
+        return redirect("games:lobby")
+    try:
+        game = services.game_create_multi(
+            user=request.user,
+            seats_max=form.cleaned_data["seats_max"],
+            pace=form.cleaned_data["pace"],
+            round_seconds=form.round_seconds,
+            listed=form.cleaned_data["listed"],
+            diagonal=form.cleaned_data["diagonal"],
+            ferryman=form.cleaned_data["ferryman"],
+        )
+    except services.MoveRejected as error:
+        messages.error(request, error.messages[0])
+        return redirect("games:lobby")
+    return redirect("games:detail", pk=game.pk)
+
+
+def _act(request: HttpRequest, pk: int, action: str) -> HttpResponse:
+    """Run a game service for the signed-in user and go back to the game page."""
+    game = get_object_or_404(Game, pk=pk)
+    service = {
+        "join": services.game_join,
+        "leave": services.game_leave,
+        "cancel": services.game_cancel,
+        "start": services.game_start,
+        "resign": services.seat_resign,
+    }[action]
+    try:
+        service(game=game, user=request.user)
+    except services.MoveRejected as error:
+        messages.error(request, error.messages[0])
+    except PermissionDenied as error:
+        messages.error(request, str(error) or _("You can't do that in this game."))
+        return redirect("games:lobby")
+    if action in ("leave", "cancel"):
+        return redirect("games:lobby")
+    return redirect("games:detail", pk=pk)
+
+
+@login_required
+@require_POST
+def game_join(request: HttpRequest, pk: int) -> HttpResponse:
+    """Take a seat in a game of the lobby."""
+    return _act(request, pk, "join")
+
+
+@login_required
+@require_POST
+def game_leave(request: HttpRequest, pk: int) -> HttpResponse:
+    """Give up one's seat before the game starts."""
+    return _act(request, pk, "leave")
+
+
+@login_required
+@require_POST
+def game_cancel(request: HttpRequest, pk: int) -> HttpResponse:
+    """The creator calls off a game that has not started."""
+    return _act(request, pk, "cancel")
+
+
+@login_required
+@require_POST
+def game_start(request: HttpRequest, pk: int) -> HttpResponse:
+    """The creator starts the game with the players who have joined."""
+    return _act(request, pk, "start")
+
+
+@login_required
+@require_POST
+def game_resign(request: HttpRequest, pk: int) -> HttpResponse:
+    """Leave a game in play for good (a solo game ends with the score so far)."""
+    return _act(request, pk, "resign")
+
+
+@login_required
+def join_by_code(request: HttpRequest, code: str | None = None) -> HttpResponse:
+    """An invitation: show the game behind the code, and join it on POST."""
+    if code is None:
+        form = JoinByCodeForm(request.GET)
+        if not form.is_valid():
+            messages.error(request, _("Enter the invitation code you were given."))
+            return redirect("games:lobby")
+        return redirect("games:join", code=form.cleaned_data["code"])
+    game = Game.objects.filter(invite_code=code.upper()).first()
+    if game is None:
+        messages.error(request, _("No game has the invitation code %s.") % code)
+        return redirect("games:lobby")
+    if request.method == "POST":
+        try:
+            services.game_join(game=game, user=request.user, code=code.upper())
+        except (services.MoveRejected, PermissionDenied) as error:
+            messages.error(request, _message(error))
+        return redirect("games:detail", pk=game.pk)
+    game = get_object_or_404(_with_seats(), pk=game.pk)
+    return render(request, "games/invitation.html", {"game": game, "code": code.upper()})
+
+
+def _message(error: Exception) -> str:
+    if isinstance(error, services.MoveRejected):
+        return str(error.messages[0])
+    return str(error)
+
+
+@poll
+def game_poll(request: HttpRequest, pk: int) -> HttpResponse:
+    """Has the game changed since version ``v``? 204 if not; else the parts to redraw.
+
+    The unchanged answer, which almost every poll gets, costs one primary-key query and
+    does not even load the session: the version number tells nobody anything.
+    """
+    try:
+        version = int(request.GET.get("v", ""))
+    except ValueError:
+        return HttpResponseBadRequest(_("The version could not be read."))
+    row = Game.objects.filter(pk=pk).values_list("version", "deadline").first()
+    if row is None:
+        raise Http404(_("No such game."))
+    current, deadline = row
+    if current == version and (deadline is None or deadline > timezone.now()):
+        return HttpResponse(status=204)
+    game, state, seat = _load(request, pk)
+    if request.GET.get("s") != game.status:
+        # The game started, ended or was cancelled: the whole page changes.
+        return HttpResponseClientRefresh()
+    context = _game_context(game, state, seat, draft_params=QueryDict())
+    # A player in the middle of a draft keeps it (only the table is redrawn) unless the
+    # draft is over for them: they timed out, say.
+    drafting = request.GET.get("draft") == "1" and "round" in context
+    context.update(poll=True, with_board=not drafting)
+    return render(request, "games/_update.html", context)
+
+
+@login_required
+def my_games(request: HttpRequest) -> HttpResponse:
+    """The player's games in play or waiting for players, those waiting for them first."""
+    return render(request, "games/mine.html", {"entries": selectors.my_games(request.user)})

@@ -19,3 +19,16 @@ document.addEventListener("keydown", (event) => {
     element.click();
   }
 });
+
+// Round deadlines count down between polls: "2:41" left, read from the datetime attribute.
+function showDeadlines() {
+  for (const element of document.querySelectorAll("[data-deadline]")) {
+    const left = Math.max(0, Math.round((Date.parse(element.getAttribute("datetime")) - Date.now()) / 1000));
+    if (left > 3600) continue; // days or hours: the server's wording stays
+    const minutes = Math.floor(left / 60);
+    const seconds = String(left % 60).padStart(2, "0");
+    element.textContent = `${minutes}:${seconds}`;
+  }
+}
+setInterval(showDeadlines, 1000);
+document.addEventListener("DOMContentLoaded", showDeadlines);

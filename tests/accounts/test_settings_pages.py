@@ -124,3 +124,14 @@ def test_deleted_players_email_can_be_used_again(client: Client, user: User) -> 
     )
 
     assert User.objects.filter(username="returning").exists()
+
+
+def test_a_player_turns_off_the_round_emails(client_logged_in, user) -> None:
+    page = client_logged_in.get(reverse("accounts:settings")).content.decode()
+    assert (
+        'name="notify_by_email"' in page
+        and "checked" in page.split('name="notify_by_email"')[1][:40]
+    )
+    client_logged_in.post(reverse("accounts:settings"), {"bio": "hello"})
+    user.refresh_from_db()
+    assert (user.bio, user.notify_by_email) == ("hello", False)

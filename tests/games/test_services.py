@@ -155,12 +155,14 @@ def test_a_round_commit_takes_at_most_twelve_queries(
         services.move_submit(game=game, user=game.created_by, round_number=round_number, turn=turn)
 
 
-def test_the_final_round_commit_takes_at_most_twelve_queries(
+def test_the_final_round_commit_takes_a_bounded_number_of_queries(
     solo_game: Game, play_rounds: Play, django_assert_max_num_queries: Callable[..., object]
 ) -> None:
     game = play_rounds(solo_game, 15)
     round_number, turn = reference_turn_for(game)
-    with django_assert_max_num_queries(12):  # type: ignore[attr-defined]
+    # 11 for the game itself; the rest writes the boards' tables in the same transaction
+    # (a player's first result creates their rows: the most it ever costs).
+    with django_assert_max_num_queries(26):  # type: ignore[attr-defined]
         game = services.move_submit(
             game=game, user=game.created_by, round_number=round_number, turn=turn
         )

@@ -1,4 +1,4 @@
-"""Create the demo account and a finished demo game, once."""
+"""Create the demo accounts, a finished solo and two-player game, and an open game, once."""
 
 from __future__ import annotations
 
@@ -13,33 +13,58 @@ from games.models import Game
 DEMO_USERNAME = "demo"
 DEMO_PASSWORD = "demo-limes"
 DEMO_SEED = 2014
+# A second player, so the demo shows a finished two-player game and a game in the lobby.
+RIVAL_USERNAME = "demo-rival"
 
 
 class Command(BaseCommand):
-    help = "Create the demo account (demo / demo-limes) with a finished solo game."
+    help = (
+        "Create the demo accounts (demo and demo-rival, password demo-limes) with a finished "
+        "solo game, a finished two-player game, and a game waiting in the lobby."
+    )
 
     @transaction.atomic
     def handle(self, *args: object, **options: object) -> None:
-        user, created = User.objects.get_or_create(
-            username=DEMO_USERNAME, defaults={"email": "demo@example.org"}
-        )
-        if created:
-            user.set_password(DEMO_PASSWORD)
-            user.save()
+        user = _account(DEMO_USERNAME)
+        rival = _account(RIVAL_USERNAME)
         if Game.objects.filter(seats__user=user, seed=DEMO_SEED).exists():
             self.stdout.write("Demo data already loaded.")
             return
         game = services.game_create_solo(user=user, diagonal=True, ferryman=True, seed=DEMO_SEED)
-        # The reference player plays it, through the same service as a person.
-        while not game.is_finished:
-            state = selectors.rules_game(game)
-            card = state.current_card
-            assert card is not None
-            turn = rules.reference_turn(state.boards[user.username], card, state.variants)
-            game = services.move_submit(game=game, user=user, round_number=state.round, turn=turn)
+        _play_out(game, [user])
+        duel = services.game_create_multi(
+            user=rival, seats_max=2, pace=Game.Pace.CORRESPONDENCE, ferryman=True, seed=DEMO_SEED
+        )
+        services.game_join(game=duel, user=user)
+        _play_out(duel, [user, rival])
+        waiting = services.game_create_multi(user=rival, seats_max=3, pace=Game.Pace.LIVE)
         self.stdout.write(
             self.style.SUCCESS(
-                f"Demo account {DEMO_USERNAME!r} (password {DEMO_PASSWORD!r}) "
-                f"with finished game #{game.pk}."
+                f"Demo accounts {DEMO_USERNAME!r} and {RIVAL_USERNAME!r} (password "
+                f"{DEMO_PASSWORD!r}): finished solo game #{game.pk}, finished two-player "
+                f"game #{duel.pk}, game #{waiting.pk} waiting in the lobby."
             )
         )
+
+
+def _account(username: str) -> User:
+    user, created = User.objects.get_or_create(
+        username=username, defaults={"email": f"{username}@example.org"}
+    )
+    if created:
+        user.set_password(DEMO_PASSWORD)
+        user.save()
+    return user
+
+
+def _play_out(game: Game, players: list[User]) -> None:
+    """The reference player plays every seat, through the same service as a person."""
+    game.refresh_from_db()
+    while not game.is_finished:
+        state = selectors.rules_game(game)
+        card = state.current_card
+        assert card is not None
+        for player in players:
+            turn = rules.reference_turn(state.boards[player.username], card, state.variants)
+            services.move_submit(game=game, user=player, round_number=state.round, turn=turn)
+        game.refresh_from_db()

@@ -1,0 +1,20 @@
+"""Time out players whose round deadline has passed; run it from a scheduler (cron)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.management.base import BaseCommand
+
+from games import services
+
+
+class Command(BaseCommand):
+    help = (
+        "Time out every player whose round deadline has passed. Deadlines are also "
+        "enforced whenever a game is opened or played; this catches games nobody touches."
+    )
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        count = services.expire_deadlines()
+        self.stdout.write(f"{count} game(s) had players time out.")
