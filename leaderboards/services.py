@@ -1,9 +1,441 @@
-"""Writes of ratings and leaderboard tables, in the transaction of the result they follow."""
+"""Writes of ratings and leaderboard tables, in the transaction of the result they follow.
+
+``game_finished`` is called by ``games.services`` inside the transaction that finishes a
+game, so a result and its place on every board commit together or not at all.
+Moderation calls ``player_stats_rebuild`` after hiding or unhiding a result, and
+``ratings_recompute`` (``manage.py recompute_ratings``) after hiding a multiplayer game.
+"""
 
 from __future__ import annotations
 
-from games.models import Game, Seat
+import datetime
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Any
+
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import IntegrityError, connection, transaction
+from django.db.models import Count, F, Max, Q, QuerySet, Sum
+from django.db.models.functions import Coalesce, Greatest
+from django.utils.translation import gettext as _
+
+import games.services
+import rules
+from accounts.models import User
+from games.models import Game, Ruleset, Seat
+from games.selectors import player_key, rules_game
+from leaderboards.daily import daily_seed, today, week_start
+from leaderboards.models import (
+    RECENT_GAMES,
+    PlayerRating,
+    PlayerResult,
+    PlayerTotals,
+    SoloStanding,
+    WeeklyBest,
+    band_field,
+)
+from leaderboards.rating import INITIAL, Skill, rate
 
 
-def game_finished(*, game: Game, seats: list[Seat]) -> None:
-    """Record a finished game on the boards and ratings (called inside its transaction)."""
+# No savepoint of its own: it runs inside the transaction that finishes the game, and a
+# failure here must undo that whole transaction anyway.
+@transaction.atomic(savepoint=False)
+def game_finished(*, game: Game, seats: list[Seat], state: rules.Game | None = None) -> None:
+    """Record a finished game on the boards and ratings (called inside its transaction).
+
+    ``seats`` carry their final score and place and their users loaded; ``state``, the
+    finished rules game if the caller has it, saves replaying the moves again.
+    """
+    if game.mode == Game.Mode.MULTI and not game.hidden:
+        _game_rate(game, seats)
+    if state is None:
+        state = rules_game(game, seats)
+    # A result just written cannot have been hidden yet: only the game's flag counts.
+    results = PlayerResult.objects.bulk_create(
+        _result_for(game, seat, state, hidden=game.hidden)
+        for seat in seats
+        if seat.score is not None
+    )
+    for result in results:
+        if not result.hidden:
+            _totals_add(result)
+    if game.mode == Game.Mode.SOLO and results and not results[0].hidden:
+        _solo_standing_add(results[0])
+        _weekly_best_offer(results[0])
+
+
+def _result_for(game: Game, seat: Seat, state: rules.Game, *, hidden: bool) -> PlayerResult:
+    assert seat.score is not None and game.finished_at is not None
+    points = dict.fromkeys(rules.Profession, 0)
+    for worker in state.boards[player_key(seat)].landscape.score().workers:
+        if worker.counted:
+            points[worker.profession] += worker.points
+    return PlayerResult(
+        seat=seat,
+        game=game,
+        user_id=seat.user_id,
+        mode=game.mode,
+        ruleset=game.ruleset,
+        score=seat.score,
+        place=seat.place,
+        finished_at=game.finished_at,
+        hidden=hidden,
+        rating_after=seat.rating_after,
+        **{profession.value: points[profession] for profession in rules.Profession},
+    )
+
+
+def _totals_add(result: PlayerResult) -> None:
+    key = {"user_id": result.user_id, "mode": result.mode, "ruleset": result.ruleset}
+    # One UPDATE of sums; its row lock orders concurrent finishes of one player.
+    changes: dict[str, Any] = {
+        "games": F("games") + 1,
+        "score_sum": F("score_sum") + result.score,
+        "best": Greatest(Coalesce("best", 0), result.score),
+        **{p.value: F(p.value) + getattr(result, p.value) for p in rules.Profession},
+    }
+    if result.mode == Game.Mode.SOLO:
+        band = band_field(rules.solo_rating(result.score))
+        changes[band] = F(band) + 1
+    if PlayerTotals.objects.filter(**key).update(**changes):
+        return
+    # The player's first game of this kind: insert the row (or meet a rival's) and add.
+    PlayerTotals.objects.bulk_create([PlayerTotals(**key)], ignore_conflicts=True)
+    PlayerTotals.objects.filter(**key).update(**changes)
+
+
+def _totals_rebuild(user: User) -> None:
+    PlayerTotals.objects.filter(user=user).delete()
+    bands = {
+        band_field(band): Count(
+            "id",
+            filter=Q(mode=Game.Mode.SOLO, score__gte=band.lowest)
+            & (Q() if band.highest is None else Q(score__lte=band.highest)),
+        )
+        for band in rules.SoloRating
+    }
+    sums = (
+        PlayerResult.objects.filter(user=user, hidden=False)
+        .values("mode", "ruleset")
+        .annotate(
+            games=Count("id"),
+            score_sum=Sum("score"),
+            best=Max("score"),
+            **{p.value: Sum(p.value) for p in rules.Profession},
+            **bands,
+        )
+        .order_by()
+    )
+    PlayerTotals.objects.bulk_create(PlayerTotals(user=user, **row) for row in sums)
+
+
+def _locked_standing(*, user_id: int, ruleset: str) -> tuple[SoloStanding, bool]:
+    """The standing row, locked, and whether it was just created.
+
+    Two games of one player finishing at once queue on this lock, so the second one
+    reads the first one's committed result.
+    """
+    rows = SoloStanding.objects.select_for_update().filter(user_id=user_id, ruleset=ruleset)
+    standing = rows.first()
+    if standing is not None:
+        return standing, False
+    SoloStanding.objects.bulk_create(
+        [SoloStanding(user_id=user_id, ruleset=ruleset)], ignore_conflicts=True
+    )
+    return rows.get(), True
+
+
+def _recent_average(
+    visible: QuerySet[PlayerResult],
+) -> tuple[float | None, datetime.datetime | None]:
+    recent = list(
+        visible.order_by("-finished_at", "-id").values_list("score", "finished_at")[:RECENT_GAMES]
+    )
+    if len(recent) < RECENT_GAMES:
+        return None, None
+    return sum(score for score, _at in recent) / RECENT_GAMES, recent[0][1]
+
+
+def _visible_solo(*, user_id: int, ruleset: str) -> QuerySet[PlayerResult]:
+    return PlayerResult.objects.filter(
+        user_id=user_id, mode=Game.Mode.SOLO, ruleset=ruleset, hidden=False
+    )
+
+
+def _solo_standing_add(result: PlayerResult) -> None:
+    # The common case, one more visible result: adjust the row instead of recounting.
+    standing, created = _locked_standing(user_id=result.user_id, ruleset=result.ruleset)
+    if created:
+        # No row yet, yet maybe earlier results (finished before the boards): count them all.
+        _solo_standing_refresh(user_id=result.user_id, ruleset=result.ruleset, locked=standing)
+        return
+    standing.games += 1
+    # Strictly better only: an equal score later keeps the earlier achievement.
+    if standing.best_score is None or result.score > standing.best_score:
+        standing.best_score = result.score
+        standing.best_game_id = result.game_id
+        standing.best_at = result.finished_at
+    visible = _visible_solo(user_id=result.user_id, ruleset=result.ruleset)
+    standing.recent_average, standing.recent_at = _recent_average(visible)
+    standing.save()
+
+
+def _solo_standing_refresh(
+    *, user_id: int, ruleset: str, locked: SoloStanding | None = None
+) -> None:
+    standing = locked or _locked_standing(user_id=user_id, ruleset=ruleset)[0]
+    visible = _visible_solo(user_id=user_id, ruleset=ruleset)
+    best = (
+        visible.order_by("-score", "finished_at", "id")
+        .values("score", "game_id", "finished_at")
+        .first()
+    )
+    if best is None:
+        standing.delete()
+        return
+    standing.games = visible.count()
+    standing.best_score = best["score"]
+    standing.best_game_id = best["game_id"]
+    standing.best_at = best["finished_at"]
+    standing.recent_average, standing.recent_at = _recent_average(visible)
+    standing.save()
+
+
+def _weekly_best_offer(result: PlayerResult) -> None:
+    # Runs under the standing's row lock (same player and ruleset), so no race on the row.
+    week = week_start(result.finished_at)
+    best = WeeklyBest.objects.filter(user_id=result.user_id, ruleset=result.ruleset, week=week)
+    current = best.first()
+    if current is None:
+        WeeklyBest.objects.create(
+            user_id=result.user_id,
+            ruleset=result.ruleset,
+            week=week,
+            score=result.score,
+            game_id=result.game_id,
+            achieved_at=result.finished_at,
+        )
+    elif result.score > current.score:
+        best.update(score=result.score, game_id=result.game_id, achieved_at=result.finished_at)
+
+
+def _locked_ratings(*, user_ids: list[int], ruleset: str) -> dict[int, PlayerRating]:
+    PlayerRating.objects.bulk_create(
+        [
+            PlayerRating(
+                user_id=user_id,
+                ruleset=ruleset,
+                mu=INITIAL.mu,
+                sigma=INITIAL.sigma,
+                ordinal=INITIAL.ordinal,
+            )
+            for user_id in user_ids
+        ],
+        ignore_conflicts=True,
+    )
+    # Locked in one order everywhere, so two games sharing players cannot deadlock.
+    locked = (
+        PlayerRating.objects.select_for_update()
+        .filter(user_id__in=user_ids, ruleset=ruleset)
+        .order_by("user_id")
+    )
+    return {rating.user_id: rating for rating in locked}
+
+
+def _game_rate(game: Game, seats: list[Seat]) -> None:
+    placed = [seat for seat in seats if seat.place is not None]
+    if len(placed) < 2:
+        return
+    ratings = _locked_ratings(user_ids=[seat.user_id for seat in placed], ruleset=game.ruleset)
+    before = [ratings[seat.user_id] for seat in placed]
+    after = rate(
+        [Skill(r.mu, r.sigma) for r in before],
+        [seat.place for seat in placed if seat.place is not None],
+    )
+    for seat, rating, skill in zip(placed, before, after, strict=True):
+        seat.rating_before = rating.ordinal
+        seat.rating_after = skill.ordinal
+        rating.mu, rating.sigma, rating.ordinal = skill.mu, skill.sigma, skill.ordinal
+        rating.games += 1
+        rating.last_game_at = game.finished_at
+    PlayerRating.objects.bulk_update(before, ["mu", "sigma", "ordinal", "games", "last_game_at"])
+    Seat.objects.bulk_update(placed, ["rating_before", "rating_after"])
+
+
+@transaction.atomic
+def player_stats_rebuild(*, user: User) -> None:
+    """Recompute ``user``'s results, solo standings and weekly bests from their games.
+
+    Honours the moderation flags (``Game.hidden``, ``SoloResult.hidden``): call it for each
+    player of a game after hiding or unhiding it. Multiplayer ratings depend on every
+    player's games; ``ratings_recompute`` rebuilds those.
+    """
+    missing = (
+        Seat.objects.filter(
+            user=user, game__status=Game.Status.FINISHED, score__isnull=False, result__isnull=True
+        )
+        .select_related("game")
+        .order_by("game__finished_at")
+    )
+    created = []
+    for seat in missing:
+        seats = list(seat.game.seats.select_related("user"))
+        state = rules_game(seat.game, seats)
+        mine = next(s for s in seats if s.pk == seat.pk)
+        created.append(_result_for(seat.game, mine, state, hidden=False))
+    PlayerResult.objects.bulk_create(created)
+    mine_all = PlayerResult.objects.filter(user=user)
+    mine_all.update(hidden=False)
+    mine_all.filter(game__hidden=True).update(hidden=True)
+    mine_all.filter(game__solo_result__hidden=True).update(hidden=True)
+    for ruleset in Ruleset.values:
+        _solo_standing_refresh(user_id=user.pk, ruleset=ruleset)
+    _weekly_bests_rebuild(user)
+    _totals_rebuild(user)
+
+
+def _weekly_bests_rebuild(user: User) -> None:
+    WeeklyBest.objects.filter(user=user).delete()
+    best: dict[tuple[str, datetime.date], PlayerResult] = {}
+    visible = PlayerResult.objects.filter(user=user, mode=Game.Mode.SOLO, hidden=False)
+    # Oldest first and strictly better only: a tie keeps the earlier achievement.
+    for result in visible.order_by("finished_at", "id"):
+        key = (result.ruleset, week_start(result.finished_at))
+        if key not in best or result.score > best[key].score:
+            best[key] = result
+    WeeklyBest.objects.bulk_create(
+        WeeklyBest(
+            user=user,
+            ruleset=ruleset,
+            week=week,
+            score=result.score,
+            game_id=result.game_id,
+            achieved_at=result.finished_at,
+        )
+        for (ruleset, week), result in best.items()
+    )
+
+
+@dataclass
+class _Tally:
+    skill: Skill = INITIAL
+    games: int = 0
+    last_game_at: datetime.datetime | None = None
+
+
+@transaction.atomic
+def ratings_recompute() -> int:
+    """Replay every finished, visible multiplayer game in finishing order; rewrite ratings.
+
+    Rewrites ``PlayerRating`` and each multiplayer seat's ``rating_before``/``rating_after``
+    (cleared on hidden games). Returns the number of games rated.
+    """
+    if connection.vendor == "postgresql":
+        # Games finishing meanwhile wait for the replay instead of rating from stale rows.
+        with connection.cursor() as cursor:
+            cursor.execute(f"LOCK TABLE {PlayerRating._meta.db_table} IN SHARE ROW EXCLUSIVE MODE")
+    tallies: dict[tuple[int, str], _Tally] = defaultdict(_Tally)
+    changed: list[tuple[float | None, float | None, int]] = []
+    rated = 0
+    rows = (
+        Seat.objects.filter(game__mode=Game.Mode.MULTI, game__status=Game.Status.FINISHED)
+        .order_by("game__finished_at", "game_id", "position")
+        .values_list(
+            "id",
+            "game_id",
+            "user_id",
+            "place",
+            "game__ruleset",
+            "game__finished_at",
+            "game__hidden",
+            "rating_before",
+            "rating_after",
+        )
+    )
+    game_rows: list[tuple] = []  # type: ignore[type-arg]
+    for row in [*rows.iterator(chunk_size=5000), None]:
+        if game_rows and (row is None or row[1] != game_rows[0][1]):
+            rated += _replay_game(game_rows, tallies, changed)
+            game_rows = []
+        if row is not None:
+            game_rows.append(row)
+    with connection.cursor() as cursor:
+        cursor.executemany(
+            f"UPDATE {Seat._meta.db_table} SET rating_before = %s, rating_after = %s WHERE id = %s",
+            changed,
+        )
+        cursor.executemany(
+            f"UPDATE {PlayerResult._meta.db_table} SET rating_after = %s WHERE seat_id = %s",
+            [(after, seat_id) for _before, after, seat_id in changed],
+        )
+    PlayerRating.objects.all().delete()
+    PlayerRating.objects.bulk_create(
+        (
+            PlayerRating(
+                user_id=user_id,
+                ruleset=ruleset,
+                mu=tally.skill.mu,
+                sigma=tally.skill.sigma,
+                ordinal=tally.skill.ordinal,
+                games=tally.games,
+                last_game_at=tally.last_game_at,
+            )
+            for (user_id, ruleset), tally in tallies.items()
+        ),
+        batch_size=5000,
+    )
+    return rated
+
+
+def _replay_game(
+    game_rows: list[tuple],  # type: ignore[type-arg]
+    tallies: dict[tuple[int, str], _Tally],
+    changed: list[tuple[float | None, float | None, int]],
+) -> int:
+    placed = [row for row in game_rows if row[3] is not None]
+    hidden = game_rows[0][6]
+    new: dict[int, tuple[float | None, float | None]] = {}
+    if not hidden and len(placed) >= 2:
+        keys = [(row[2], row[4]) for row in placed]
+        after = rate([tallies[key].skill for key in keys], [row[3] for row in placed])
+        for row, key, skill in zip(placed, keys, after, strict=True):
+            tally = tallies[key]
+            new[row[0]] = (tally.skill.ordinal, skill.ordinal)
+            tally.skill = skill
+            tally.games += 1
+            tally.last_game_at = row[5]
+    for row in game_rows:
+        before, after_ordinal = new.get(row[0], (None, None))
+        if (before, after_ordinal) != (row[7], row[8]):
+            changed.append((before, after_ordinal, row[0]))
+    return 1 if new else 0
+
+
+def daily_start(*, user: User) -> Game:
+    """Start ``user``'s one attempt at today's challenge, or return the one they started.
+
+    Standard rules, the day's cards for everyone. A second request, even at the same
+    moment (a double click, a second tab), gets the same game: the database allows one
+    daily game per player and day.
+    """
+    if user.is_banned:
+        raise PermissionDenied(_("Your account is suspended."))
+    day = today()
+    existing = _daily_game(user=user, day=day)
+    if existing is not None:
+        return existing
+    try:
+        with transaction.atomic():
+            return games.services.game_create_solo(user=user, seed=daily_seed(day), daily=day)
+    except (IntegrityError, ValidationError):
+        # A rival request got in between: full_clean reports its game as a ValidationError
+        # once committed, the insert as an IntegrityError while it is in flight. Either
+        # way the rival's game is the attempt.
+        existing = _daily_game(user=user, day=day)
+        if existing is None:
+            raise
+        return existing
+
+
+def _daily_game(*, user: User, day: datetime.date) -> Game | None:
+    return Game.objects.filter(daily=day, created_by=user).first()

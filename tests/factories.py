@@ -69,3 +69,55 @@ class SoloResultFactory(DjangoModelFactory[SoloResult]):
     score = 38
     rating = factory.LazyAttribute(lambda result: solo_rating(result.score).value)
     finished_at = factory.LazyFunction(timezone.now)
+
+
+class FinishedSoloFactory(DjangoModelFactory[Seat]):
+    """The seat of a finished solo game with its score, and the game's SoloResult.
+
+    Pass ``solo_result__hidden=True`` for a result a moderator hid. The boards' own rows
+    come from ``leaderboards.services.player_stats_rebuild`` (or a game finishing).
+    """
+
+    class Meta:
+        model = Seat
+        skip_postgeneration_save = True
+
+    game = factory.SubFactory(
+        GameFactory,
+        status=Game.Status.FINISHED,
+        round=17,
+        finished_at=factory.LazyFunction(timezone.now),
+    )
+    user = factory.SelfAttribute("game.created_by")
+    position = 1
+    score = 38
+    place = 1
+
+    @factory.post_generation
+    def solo_result(self, create: bool, extracted: Any, **kwargs: Any) -> None:
+        if create:
+            SoloResult.objects.create(
+                game=self.game,
+                user=self.user,
+                ruleset=self.game.ruleset,
+                score=self.score,
+                rating=solo_rating(self.score).value,
+                finished_at=self.game.finished_at,
+                daily=self.game.daily,
+                hidden=kwargs.get("hidden", False),
+            )
+
+
+class PlayerRatingFactory(DjangoModelFactory["PlayerRating"]):
+    """A multiplayer rating of 5 games, played just now: on the board unless changed."""
+
+    class Meta:
+        model = "leaderboards.PlayerRating"
+
+    user = factory.SubFactory(UserFactory)
+    ruleset = "standard"
+    mu = 30.0
+    sigma = 4.0
+    ordinal = factory.LazyAttribute(lambda rating: rating.mu - 3 * rating.sigma)
+    games = 5
+    last_game_at = factory.LazyFunction(timezone.now)

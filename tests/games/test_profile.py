@@ -1,16 +1,21 @@
 from __future__ import annotations
 
+import datetime
+import re
 from collections.abc import Callable
 
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from accounts.models import User
 from accounts.services import user_delete
 from games import services
 from games.models import Game
-from tests.factories import SoloResultFactory, UserFactory
+from tests.factories import PlayerRatingFactory, UserFactory
+from tests.leaderboards.conftest import solo_results
+from tests.leaderboards.test_ratings import finished_multi
 
 pytestmark = pytest.mark.django_db
 
@@ -31,8 +36,8 @@ def test_a_profile_shows_games_played_and_the_best_solo_score(
 
 
 def test_hidden_results_do_not_count_as_the_best(client: Client, user: User) -> None:
-    SoloResultFactory(user=user, game__created_by=user, score=30)
-    SoloResultFactory(user=user, game__created_by=user, score=55, hidden=True)
+    solo_results(user, [30])
+    solo_results(user, [55], hidden=True)
     page = client.get(profile_url(user)).content.decode()
     assert 'data-testid="best-solo">30<' in page
 
@@ -41,3 +46,110 @@ def test_a_deleted_account_has_no_profile(client: Client) -> None:
     player = UserFactory()
     user_delete(user=player)
     assert client.get(profile_url(player)).status_code == 404
+
+
+def test_statistics_per_mode_and_ruleset_with_best_average_and_standing(
+    client: Client, user: User
+) -> None:
+    an_hour_ago = timezone.now() - datetime.timedelta(hours=1)
+    solo_results(user, [44], ruleset="ferryman", at=an_hour_ago)
+    solo_results(user, [20, 30, 40, 50, 45, 36, 36, 36, 36, 36, 36])  # latest ten: mean 38.1
+    finished_multi([user, UserFactory()], [1, 2])
+    page = client.get(profile_url(user)).content.decode()
+    table = page[page.index('data-testid="per-mode"') :]
+    assert re.search(r"Solo</td><td>Standard</td><td class=\"num\">11<", table)
+    assert re.search(r"Solo</td><td>Fisherman as ferryman</td><td class=\"num\">1<", table)
+    assert re.search(r"Multiplayer</td><td>Standard</td><td class=\"num\">1<", table)
+    assert 'data-testid="best-solo">50<' in page
+    assert 'data-testid="average-solo">37.1<' in page  # 445 / 12 games
+    # The mean of the latest ten solo games (any ruleset), in the table's words.
+    standing = page[page.index('data-testid="standing"') :][:200]
+    assert "<strong>good</strong>" in standing and "38.1" in standing
+
+
+def test_the_score_chart_draws_each_game_over_the_tables_bands(client: Client, user: User) -> None:
+    solo_results(user, [25, 33, 41, 48, 52])
+    page = client.get(profile_url(user)).content.decode()
+    chart = page[page.index('data-testid="score-chart"') : page.index("</svg>")]
+    for band in ("room-for-improvement", "satisfactory", "good", "very-good", "excellent"):
+        assert f'class="band-{band}"' in chart
+    assert chart.count("<circle") == 5
+    assert "<title>52 · " in chart
+    # Drawn by the server: the page's only script is the site's htmx.
+    assert page.count("<script") == 1
+
+
+def test_the_band_chart_counts_how_often_each_band_was_reached(client: Client, user: User) -> None:
+    solo_results(user, [20, 30, 31, 50])
+    page = client.get(profile_url(user)).content.decode()
+    chart = page[page.index('data-testid="band-chart"') :]
+    chart = chart[: chart.index("</svg>")]
+    counts = dict(re.findall(r'data-band="band-([a-z-]+)">(\d+)<', chart))
+    assert counts == {
+        "excellent": "1",
+        "very-good": "0",
+        "good": "0",
+        "satisfactory": "2",
+        "room-for-improvement": "1",
+    }
+
+
+def test_average_points_per_profession(
+    client: Client, user: User, play_rounds: Callable[[Game, int], Game]
+) -> None:
+    play_rounds(services.game_create_solo(user=user, seed=5), 16)
+    page = client.get(profile_url(user)).content.decode()
+    professions = page[page.index('data-testid="professions"') :]
+    professions = professions[: professions.index("</dl>")]
+    assert "farmer" in professions and "watchman" in professions
+
+
+def test_rating_history_chart_after_rated_games(client: Client, user: User) -> None:
+    other = UserFactory()
+    finished_multi([user, other], [1, 2])
+    finished_multi([user, other], [2, 1])
+    page = client.get(profile_url(user)).content.decode()
+    chart = page[page.index('data-testid="rating-chart"') :]
+    chart = chart[: chart.index("</svg>")]
+    assert chart.count("<circle") == 2
+    assert 'class="series-line series-standard"' in chart
+    assert 'data-testid="provisional"' in page
+
+
+def test_a_player_without_games_has_no_charts(client: Client, user: User) -> None:
+    page = client.get(profile_url(user)).content.decode()
+    assert "<svg" not in page
+    assert 'data-testid="best-solo">none yet<' in page
+
+
+def test_profile_history_lists_results_with_their_rating(client: Client, user: User) -> None:
+    solo_results(user, [27, 49])
+    page = client.get(profile_url(user)).content.decode()
+    history = page[page.index('data-testid="history"') :]
+    assert history.index("excellent") < history.index("room for improvement")
+
+
+def test_a_banned_players_profile_says_the_account_is_closed(client: Client, user: User) -> None:
+    solo_results(user, [44])
+    user.banned_until = timezone.now() + datetime.timedelta(days=7)
+    user.save()
+    page = client.get(profile_url(user)).content.decode()
+    assert 'data-testid="account-closed"' in page
+    assert 'data-testid="best-solo"' not in page
+
+
+def test_other_signed_in_players_can_report_the_player(client: Client, user: User) -> None:
+    client.force_login(UserFactory())
+    page = client.get(profile_url(user)).content.decode()
+    assert "report-link" in page
+    client.force_login(user)
+    assert "report-link" not in client.get(profile_url(user)).content.decode()
+
+
+def test_profile_queries_do_not_grow_with_the_number_of_games(
+    client: Client, user: User, django_assert_max_num_queries: Callable[..., object]
+) -> None:
+    solo_results(user, [30 + i % 20 for i in range(40)])
+    PlayerRatingFactory(user=user)
+    with django_assert_max_num_queries(12):  # type: ignore[operator]
+        client.get(profile_url(user))

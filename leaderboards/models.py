@@ -1,0 +1,204 @@
+"""Tables the boards and profiles read, kept up to date in the transaction of each result.
+
+Everything here can be rebuilt from the games: ``services.player_stats_rebuild`` for one
+player's rows and ``manage.py recompute_ratings`` for the multiplayer ratings. The boards
+read these small tables through an index in board order instead of aggregating results.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+import rules
+from games.models import Game, Ruleset, Seat
+
+# A rating stays off the board until it rests on this many games (see PlayerRating).
+PROVISIONAL_GAMES = 5
+# The "best average" board averages this many of a player's latest solo games.
+RECENT_GAMES = 10
+
+
+class PlayerResult(models.Model):
+    """One seat of a finished game as the statistics read it.
+
+    The points each profession earned come from replaying the stored moves once, when the
+    game finishes, so that a profile need not replay a player's whole history.
+    """
+
+    seat = models.OneToOneField(Seat, on_delete=models.CASCADE, related_name="result")
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    mode = models.CharField(max_length=8, choices=Game.Mode.choices)
+    ruleset = models.CharField(max_length=10, choices=Ruleset.choices)
+    score = models.PositiveSmallIntegerField()
+    place = models.PositiveSmallIntegerField(null=True, blank=True)
+    finished_at = models.DateTimeField()
+    # A copy of the game's (and solo result's) moderation flag; player_stats_rebuild syncs it.
+    hidden = models.BooleanField(default=False)
+    # The seat's rating after a rated game, copied for the profile's rating history.
+    rating_after = models.FloatField(null=True, blank=True)
+    farmer = models.PositiveSmallIntegerField(_("farmers"), default=0)
+    fisherman = models.PositiveSmallIntegerField(_("fishermen"), default=0)
+    woodcutter = models.PositiveSmallIntegerField(_("woodcutters"), default=0)
+    watchman = models.PositiveSmallIntegerField(_("watchmen"), default=0)
+
+    class Meta:
+        ordering = ["-finished_at"]
+        indexes = [
+            models.Index(fields=["user", "mode", "ruleset", "-finished_at"], name="result_history"),
+            models.Index(
+                fields=["user", "-finished_at"],
+                condition=Q(rating_after__isnull=False),
+                name="result_rating_history",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} in game #{self.game_id}: {self.score}"
+
+
+class PlayerTotals(models.Model):
+    """Sums of a player's visible results in one mode and ruleset, for the profile.
+
+    Kept so that a profile reads a few rows however many games the player finished.
+    """
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    mode = models.CharField(max_length=8, choices=Game.Mode.choices)
+    ruleset = models.CharField(max_length=10, choices=Ruleset.choices)
+    games = models.PositiveIntegerField(default=0)
+    score_sum = models.PositiveIntegerField(default=0)
+    best = models.PositiveSmallIntegerField(null=True, blank=True)
+    farmer = models.PositiveIntegerField(default=0)
+    fisherman = models.PositiveIntegerField(default=0)
+    woodcutter = models.PositiveIntegerField(default=0)
+    watchman = models.PositiveIntegerField(default=0)
+    # How many games reached each band of the solo table (solo rows only).
+    room_for_improvement = models.PositiveIntegerField(default=0)
+    satisfactory = models.PositiveIntegerField(default=0)
+    good = models.PositiveIntegerField(default=0)
+    very_good = models.PositiveIntegerField(default=0)
+    excellent = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "mode", "ruleset"], name="totals_one_per_kind"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} ({self.mode}, {self.ruleset}): {self.games} games"
+
+
+def band_field(band: rules.SoloRating) -> str:
+    """The PlayerTotals column counting ``band``."""
+    return band.value.replace("-", "_")
+
+
+class SoloStanding(models.Model):
+    """A player's solo record in one ruleset: best score and the average of recent games."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    ruleset = models.CharField(max_length=10, choices=Ruleset.choices)
+    games = models.PositiveIntegerField(default=0, help_text=_("Visible finished solo games."))
+    best_score = models.PositiveSmallIntegerField(null=True, blank=True)
+    best_game = models.ForeignKey(
+        Game, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    best_at = models.DateTimeField(null=True, blank=True)
+    recent_average = models.FloatField(
+        null=True, blank=True, help_text=_("Mean of the latest ten games; empty below ten.")
+    )
+    recent_at = models.DateTimeField(
+        null=True, blank=True, help_text=_("When the latest of those ten games finished.")
+    )
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "ruleset"], name="standing_one_per_ruleset"),
+        ]
+        indexes = [
+            # Board order, so that a page is an index walk that stops after 50 rows, and the
+            # player, so that a rank is a COUNT read from the index alone.
+            models.Index(
+                fields=["ruleset", "-best_score", "best_at", "id"],
+                include=["user"],
+                condition=Q(best_score__isnull=False),
+                name="standing_best",
+            ),
+            models.Index(
+                fields=["ruleset", "-recent_average", "recent_at", "id"],
+                include=["user"],
+                condition=Q(recent_average__isnull=False),
+                name="standing_average",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} ({self.ruleset}): best {self.best_score}"
+
+
+class WeeklyBest(models.Model):
+    """A player's best solo score of one week (Monday to Sunday, UTC) in one ruleset."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    ruleset = models.CharField(max_length=10, choices=Ruleset.choices)
+    week = models.DateField(help_text=_("The Monday the week starts on."))
+    score = models.PositiveSmallIntegerField()
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
+    achieved_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "ruleset", "week"], name="weekly_best_one_per_week"
+            ),
+        ]
+        indexes = [
+            models.Index(
+                fields=["ruleset", "week", "-score", "achieved_at", "id"],
+                include=["user"],
+                name="weekly",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} ({self.ruleset}, week of {self.week}): {self.score}"
+
+
+class PlayerRating(models.Model):
+    """A player's multiplayer rating in one ruleset (openskill Plackett–Luce).
+
+    ``ordinal`` (mu − 3 sigma) is what the board sorts by and what seats record before and
+    after each game. Below ``PROVISIONAL_GAMES`` rated games the rating is provisional.
+    """
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    ruleset = models.CharField(max_length=10, choices=Ruleset.choices)
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    ordinal = models.FloatField()
+    games = models.PositiveIntegerField(default=0, help_text=_("Rated games played."))
+    last_game_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "ruleset"], name="rating_one_per_ruleset"),
+        ]
+        indexes = [
+            models.Index(
+                fields=["ruleset", "-ordinal", "last_game_at", "id"],
+                include=["user"],
+                condition=Q(games__gte=PROVISIONAL_GAMES),
+                name="rating_board",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} ({self.ruleset}): {self.ordinal:.1f}"
+
+    @property
+    def is_provisional(self) -> bool:
+        return self.games < PROVISIONAL_GAMES

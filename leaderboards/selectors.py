@@ -1,0 +1,404 @@
+"""Reads: the boards, a page at a time, and a player's statistics.
+
+Every board hides moderated results and players whose ban is in force (checked at query
+time, since bans end by themselves) and deleted accounts. Ties go to the earlier
+achievement, then to the older row. Each board costs the same few queries whatever its size:
+one for the page, and for a signed-in player one for their row and one COUNT for its rank.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from django.core.cache import cache
+from django.db.models import Count, Model, Q, QuerySet
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+import rules
+from accounts.models import User
+from games.models import Game, Ruleset, Seat, SoloResult
+from leaderboards.daily import today, week_start
+from leaderboards.models import (
+    PROVISIONAL_GAMES,
+    RECENT_GAMES,
+    PlayerRating,
+    PlayerResult,
+    PlayerTotals,
+    SoloStanding,
+    WeeklyBest,
+    band_field,
+)
+
+PAGE_SIZE = 50
+# The table's bands in words, for pages (rules.SoloRating.label is English only).
+BAND_LABELS = {
+    rules.SoloRating.ROOM_FOR_IMPROVEMENT: _("room for improvement"),
+    rules.SoloRating.SATISFACTORY: _("satisfactory"),
+    rules.SoloRating.GOOD: _("good"),
+    rules.SoloRating.VERY_GOOD: _("very good"),
+    rules.SoloRating.EXCELLENT: _("excellent"),
+}
+# A rating drops off the board after this long without a rated game (it is kept).
+INACTIVE_AFTER = datetime.timedelta(days=90)
+
+
+@dataclass(frozen=True)
+class BoardKind:
+    """One kind of board: where its rows come from and what they are ordered by."""
+
+    slug: str
+    title: str
+    value_label: str
+    rows: Callable[[str], QuerySet[Model]]
+    value: str
+    at: str
+    game: str | None
+
+
+def _best_rows(ruleset: str) -> QuerySet[Model]:
+    return SoloStanding.objects.filter(ruleset=ruleset, best_score__isnull=False)  # type: ignore[return-value]
+
+
+def _week_rows(ruleset: str) -> QuerySet[Model]:
+    return WeeklyBest.objects.filter(ruleset=ruleset, week=week_start(today()))  # type: ignore[return-value]
+
+
+def _average_rows(ruleset: str) -> QuerySet[Model]:
+    return SoloStanding.objects.filter(ruleset=ruleset, recent_average__isnull=False)  # type: ignore[return-value]
+
+
+def _rating_rows(ruleset: str) -> QuerySet[Model]:
+    return PlayerRating.objects.filter(  # type: ignore[return-value]
+        ruleset=ruleset,
+        games__gte=PROVISIONAL_GAMES,
+        last_game_at__gte=timezone.now() - INACTIVE_AFTER,
+    )
+
+
+BOARDS: dict[str, BoardKind] = {
+    kind.slug: kind
+    for kind in [
+        BoardKind(
+            "best", _("Best score"), _("Score"), _best_rows, "best_score", "best_at", "best_game_id"
+        ),
+        BoardKind(
+            "week", _("This week"), _("Score"), _week_rows, "score", "achieved_at", "game_id"
+        ),
+        BoardKind(
+            "average",
+            _("Best average"),
+            _("Average of the last 10"),
+            _average_rows,
+            "recent_average",
+            "recent_at",
+            None,
+        ),
+        BoardKind(
+            "rating",
+            _("Multiplayer rating"),
+            _("Rating"),
+            _rating_rows,
+            "ordinal",
+            "last_game_at",
+            None,
+        ),
+    ]
+}
+
+
+@dataclass(frozen=True)
+class BoardRow:
+    rank: int
+    user_id: int
+    username: str
+    value: float
+    at: datetime.datetime
+    game_id: int | None
+
+    @property
+    def band_label(self) -> str:
+        return str(BAND_LABELS[rules.solo_rating(int(self.value))])
+
+
+@dataclass(frozen=True)
+class Board:
+    """One page of a board, and the viewer's own row wherever it ranks."""
+
+    rows: list[BoardRow]
+    page: int
+    has_next: bool
+    own: BoardRow | None = None
+    extra: dict[str, object] = field(default_factory=dict)
+
+    @property
+    def own_on_page(self) -> bool:
+        return self.own is not None and any(row.user_id == self.own.user_id for row in self.rows)
+
+
+def hidden_players() -> QuerySet[User]:
+    """Players no board shows: a ban in force (the opposite of ``not_banned``), or deleted.
+
+    Few, and found through a partial index (migration 0002), so boards exclude them with
+    a small hashed list instead of joining every row to its player.
+    """
+    return User.objects.filter(
+        Q(deleted_at__isnull=False) | Q(banned_until__gt=timezone.now())
+    ).values("pk")
+
+
+def _page(
+    rows: QuerySet[Model],
+    *,
+    name: str,
+    value: str,
+    at: str,
+    game: str | None,
+    page: int,
+    viewer: User | None,
+) -> Board:
+    rows = rows.exclude(user__in=hidden_players())
+    fields = ["id", "user_id", value, at] + ([game] if game else [])
+    order = [f"-{value}", at, "id"]
+    offset = (page - 1) * PAGE_SIZE
+    found = list(rows.order_by(*order).values_list(*fields)[offset : offset + PAGE_SIZE + 1])
+    mine = None
+    if viewer is not None and viewer.is_authenticated and not viewer.is_deleted:
+        mine = rows.filter(user=viewer).order_by(*order).values_list(*fields).first()
+    shown = {values[1] for values in found[:PAGE_SIZE]} | ({mine[1]} if mine else set())
+    names = dict(User.objects.filter(pk__in=shown).values_list("pk", "username"))
+
+    def row_of(values: tuple, rank: int) -> BoardRow:  # type: ignore[type-arg]
+        game_id = values[4] if game else None
+        return BoardRow(rank, values[1], names.get(values[1], ""), values[2], values[3], game_id)
+
+    own = None
+    if mine is not None:
+        own = row_of(mine, _rank(rows, name=name, value=value, at=at, row=mine))
+    return Board(
+        rows=[row_of(values, offset + i + 1) for i, values in enumerate(found[:PAGE_SIZE])],
+        page=page,
+        has_next=len(found) > PAGE_SIZE,
+        own=own,
+    )
+
+
+# How long a player's own rank may be reused. The COUNT behind it grows with the board
+# (a range of its index, up to all of it); rows around the player move slowly, and the
+# page itself is always fresh.
+RANK_SECONDS = 60
+
+
+def _rank(rows: QuerySet[Model], *, name: str, value: str, at: str, row: tuple) -> int:  # type: ignore[type-arg]
+    pk, v, a = row[0], row[2], row[3]
+    # The row's own values are in the key: a new best or a new rating is counted afresh.
+    key = f"leaderboards:rank:{name}:{pk}:{v}:{a.isoformat()}"
+    rank = cache.get(key)
+    if rank is None:
+        # One range of the board's index (value >= mine), counted without the table.
+        better = rows.filter(**{f"{value}__gte": v}).aggregate(
+            n=Count(
+                "id",
+                filter=Q(**{f"{value}__gt": v})
+                | Q(**{value: v, f"{at}__lt": a})
+                | Q(**{value: v, at: a, "id__lt": pk}),
+            )
+        )["n"]
+        rank = better + 1
+        cache.set(key, rank, RANK_SECONDS)
+    return int(rank)
+
+
+def board(*, kind: BoardKind, ruleset: str, page: int = 1, viewer: User | None = None) -> Board:
+    """One page (``PAGE_SIZE`` rows) of a ruleset's board, with the viewer's rank."""
+    return _page(
+        kind.rows(ruleset),
+        name=f"{kind.slug}:{ruleset}:{week_start(today()) if kind.slug == 'week' else ''}",
+        value=kind.value,
+        at=kind.at,
+        game=kind.game,
+        page=page,
+        viewer=viewer,
+    )
+
+
+def daily_board(*, day: datetime.date, page: int = 1, viewer: User | None = None) -> Board:
+    """One page of a day's challenge results, best first."""
+    rows = SoloResult.objects.filter(daily=day, hidden=False, game__hidden=False)
+    return _page(
+        rows,  # type: ignore[arg-type]
+        name=f"daily:{day.isoformat()}",
+        value="score",
+        at="finished_at",
+        game="game_id",
+        page=page,
+        viewer=viewer,
+    )
+
+
+@dataclass(frozen=True)
+class DailyAttempt:
+    """A player's attempt at one day's challenge, if any."""
+
+    game: Game | None
+    finished: bool
+
+
+def daily_attempt(*, user: User, day: datetime.date) -> DailyAttempt:
+    """The viewer's game of the day and whether it is over."""
+    if not user.is_authenticated:
+        return DailyAttempt(None, False)
+    game = Game.objects.filter(daily=day, created_by=user).first()
+    return DailyAttempt(game, game is not None and game.is_finished)
+
+
+def daily_games_visible(*, user: User, day: datetime.date) -> bool:
+    """Whether ``user`` may see other players' landscapes of that day's challenge.
+
+    Past days: everyone. The running day: only players who finished their own attempt,
+    so that no one can look at the day's cards before playing them.
+    """
+    if day < today():
+        return True
+    return daily_attempt(user=user, day=day).finished
+
+
+def daily_days(*, before: datetime.date, count: int = 14) -> list[datetime.date]:
+    """The days before ``before`` to offer as links (the challenge has no start date)."""
+    return [before - datetime.timedelta(days=n) for n in range(1, count + 1)]
+
+
+# Statistics for the profile page
+
+
+@dataclass(frozen=True)
+class ModeCount:
+    mode: str
+    ruleset: str
+    games: int
+    best: int | None
+    average: float | None
+
+    @property
+    def mode_label(self) -> str:
+        return str(Game.Mode(self.mode).label)
+
+    @property
+    def ruleset_label(self) -> str:
+        return str(Ruleset(self.ruleset).label)
+
+
+@dataclass(frozen=True)
+class HistoryEntry:
+    game_id: int
+    score: int
+    band: rules.SoloRating
+    ruleset: str
+    finished_at: datetime.datetime
+    daily: datetime.date | None
+    abandoned: bool
+
+    @property
+    def band_label(self) -> str:
+        return str(BAND_LABELS[self.band])
+
+    @property
+    def ruleset_label(self) -> str:
+        return str(Ruleset(self.ruleset).label)
+
+
+@dataclass(frozen=True)
+class RatingPoint:
+    ruleset: str
+    rating: float
+    at: datetime.datetime
+    game_id: int
+
+
+@dataclass(frozen=True)
+class PlayerStatistics:
+    """What a profile shows of a player's results. Hidden results never count."""
+
+    games_played: int
+    games_finished: int
+    best_solo: int | None
+    average_solo: float | None
+    per_mode: list[ModeCount]
+    standing: float | None
+    standing_games: int
+    bands: list[tuple[rules.SoloRating, int]]
+    professions: list[tuple[str, float]]
+    history: list[HistoryEntry]
+    ratings: list[PlayerRating]
+    rating_history: list[RatingPoint]
+
+    @property
+    def standing_band(self) -> str | None:
+        if self.standing is None:
+            return None
+        return str(BAND_LABELS[rules.solo_rating(int(self.standing))])
+
+
+# How many of the latest solo games the score chart and the history list show.
+HISTORY_GAMES = 100
+RATING_HISTORY_GAMES = 100
+
+
+def player_statistics(user: User) -> PlayerStatistics:
+    """A player's statistics in five small queries, whatever the number of games."""
+    totals = list(PlayerTotals.objects.filter(user=user).order_by("mode", "ruleset"))
+    per_mode = [
+        ModeCount(t.mode, t.ruleset, t.games, t.best, t.score_sum / t.games if t.games else None)
+        for t in totals
+        if t.games
+    ]
+    solo = [t for t in totals if t.mode == Game.Mode.SOLO]
+    games = sum(t.games for t in totals)
+    history = [
+        HistoryEntry(
+            r.game_id,
+            r.score,
+            rules.SoloRating(r.rating),
+            r.ruleset,
+            r.finished_at,
+            r.daily,
+            r.abandoned,
+        )
+        for r in SoloResult.objects.filter(user=user, hidden=False).order_by("-finished_at", "-id")[
+            :HISTORY_GAMES
+        ]
+    ]
+    recent = history[:RECENT_GAMES]
+    ratings = list(PlayerRating.objects.filter(user=user).order_by("ruleset"))
+    rating_history = [
+        RatingPoint(ruleset, rating, at, game_id)
+        for ruleset, rating, at, game_id in PlayerResult.objects.filter(
+            user=user, rating_after__isnull=False, hidden=False
+        )
+        .order_by("-finished_at")
+        .values_list("ruleset", "rating_after", "finished_at", "game_id")[:RATING_HISTORY_GAMES]
+    ][::-1]
+    solo_games = sum(t.games for t in solo)
+    return PlayerStatistics(
+        # Every seat, games in play included: an index-only count of the player's seats.
+        games_played=Seat.objects.filter(user=user).count(),
+        games_finished=games,
+        best_solo=max((t.best for t in solo if t.best is not None), default=None),
+        average_solo=sum(t.score_sum for t in solo) / solo_games if solo_games else None,
+        per_mode=per_mode,
+        standing=sum(entry.score for entry in recent) / len(recent) if recent else None,
+        standing_games=len(recent),
+        bands=[
+            (band, sum(getattr(t, band_field(band)) for t in solo)) for band in rules.SoloRating
+        ],
+        professions=[
+            (p.value, sum(getattr(t, p.value) for t in totals) / games)
+            for p in rules.Profession
+            if games
+        ],
+        history=history,
+        ratings=ratings,
+        rating_history=rating_history,
+    )

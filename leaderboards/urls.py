@@ -1,0 +1,16 @@
+from __future__ import annotations
+
+from django.urls import path
+
+from leaderboards import views
+
+app_name = "leaderboards"
+
+urlpatterns = [
+    path("leaderboards/", views.board_index, name="index"),
+    path("leaderboards/<str:ruleset>/<str:kind>/", views.board_page, name="board"),
+    path("daily/", views.daily_page, name="daily"),
+    path("daily/start/", views.daily_start, name="daily_start"),
+    path("daily/abandon/", views.daily_abandon, name="daily_abandon"),
+    path("daily/<str:day>/", views.daily_page, name="daily_day"),
+]

@@ -1,0 +1,174 @@
+"""Board pages and the daily challenge. Thin: read the request, call a selector, render."""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass
+from urllib.parse import quote
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.formats import number_format
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+import games.services
+from accounts.models import User
+from games.models import Ruleset
+from leaderboards import selectors, services
+from leaderboards.daily import today
+
+
+@dataclass(frozen=True)
+class ShownRow:
+    """A board row as the page draws it: links and figures ready."""
+
+    rank: int
+    username: str
+    own: bool
+    value: str
+    day: str
+    profile_url: str
+    replay_url: str | None
+
+
+# Stand-ins reversed once per page: a page of 50 rows would otherwise reverse 100 URLs,
+# a good part of its server time.
+_NAME, _GAME = "~player~", 987654321987
+
+
+def _shown_rows(
+    board: selectors.Board, *, decimals: int, links: bool, viewer: User | None
+) -> list[ShownRow]:
+    profile = reverse("accounts:profile", args=[_NAME])
+    replay = reverse("games:replay", args=[_GAME])
+    return [
+        ShownRow(
+            rank=row.rank,
+            username=row.username,
+            own=viewer is not None and row.user_id == viewer.pk,
+            value=number_format(row.value, decimal_pos=decimals),
+            day=row.at.date().isoformat(),
+            profile_url=profile.replace(_NAME, quote(row.username, safe="!$&'()*+,;=~:@")),
+            replay_url=(
+                replay.replace(str(_GAME), str(row.game_id)) if links and row.game_id else None
+            ),
+        )
+        for row in board.rows
+    ]
+
+
+def _page_number(request: HttpRequest) -> int:
+    try:
+        return max(1, int(request.GET.get("page", "1")))
+    except ValueError:
+        return 1
+
+
+def _viewer(request: HttpRequest) -> User | None:
+    return request.user if isinstance(request.user, User) else None
+
+
+def board_index(request: HttpRequest) -> HttpResponse:
+    """The boards start with the standard ruleset's best scores."""
+    return redirect("leaderboards:board", ruleset=Ruleset.STANDARD, kind="best")
+
+
+def board_page(request: HttpRequest, ruleset: str, kind: str) -> HttpResponse:
+    """One page of one board; for an htmx request, just the table."""
+    if ruleset not in Ruleset.values or kind not in selectors.BOARDS:
+        raise Http404(_("No such board."))
+    board_kind = selectors.BOARDS[kind]
+    board = selectors.board(
+        kind=board_kind, ruleset=ruleset, page=_page_number(request), viewer=_viewer(request)
+    )
+    decimals = 1 if kind in ("average", "rating") else 0
+    context = {
+        "board": board,
+        "rows": _shown_rows(board, decimals=decimals, links=True, viewer=_viewer(request)),
+        "decimals": decimals,
+        "kind": board_kind,
+        "kinds": selectors.BOARDS.values(),
+        "ruleset": Ruleset(ruleset),
+        "rulesets": list(Ruleset),
+    }
+    template = "leaderboards/board.html"
+    if request.htmx:
+        template += "#table"
+    return render(request, template, context)
+
+
+def daily_page(request: HttpRequest, day: str | None = None) -> HttpResponse:
+    """A day's challenge: today's lets a player start their attempt; past days stay here."""
+    current = today()
+    if day is None:
+        shown = current
+    else:
+        try:
+            shown = datetime.date.fromisoformat(day)
+        except ValueError:
+            raise Http404(_("No such day.")) from None
+        if shown > current:
+            raise Http404(_("That day's challenge has not begun."))
+        if shown == current:
+            return redirect("leaderboards:daily")
+    viewer = _viewer(request)
+    board = selectors.daily_board(day=shown, page=_page_number(request), viewer=viewer)
+    attempt = (
+        selectors.daily_attempt(user=viewer, day=shown)
+        if viewer
+        else selectors.DailyAttempt(None, False)
+    )
+    links = shown < current or attempt.finished
+    context = {
+        "rows": _shown_rows(board, decimals=0, links=links, viewer=viewer),
+        "decimals": 0,
+        "day": shown,
+        "is_today": shown == current,
+        "attempt": attempt,
+        "board": board,
+        # Other players' games of a running day would show its cards: only after one's own.
+        "links": links,
+        "previous_day": shown - datetime.timedelta(days=1),
+        "next_day": shown + datetime.timedelta(days=1) if shown < current else None,
+        "days": selectors.daily_days(before=shown),
+    }
+    template = "leaderboards/daily.html"
+    if request.htmx:
+        template += "#table"
+    return render(request, template, context)
+
+
+@login_required
+@require_POST
+def daily_start(request: HttpRequest) -> HttpResponse:
+    """Start (or go back to) the signed-in player's attempt at today's challenge."""
+    assert isinstance(request.user, User)
+    try:
+        game = services.daily_start(user=request.user)
+    except PermissionDenied as error:
+        messages.error(request, str(error))
+        return redirect("leaderboards:daily")
+    return redirect("games:detail", pk=game.pk)
+
+
+@login_required
+@require_POST
+def daily_abandon(request: HttpRequest) -> HttpResponse:
+    """Give up today's attempt: it ends with the landscape as it stands, and counts."""
+    assert isinstance(request.user, User)
+    attempt = selectors.daily_attempt(user=request.user, day=today())
+    if attempt.game is None or attempt.finished:
+        messages.error(request, _("You have no attempt in play today."))
+        return redirect("leaderboards:daily")
+    try:
+        games.services.seat_resign(game=attempt.game, user=request.user)
+    except games.services.MoveRejected as error:
+        messages.error(request, error.messages[0])
+        return redirect("leaderboards:daily")
+    messages.success(request, _("Your attempt is over; its score counts for today."))
+    return redirect("leaderboards:daily")

@@ -1,0 +1,181 @@
+"""The daily challenge: the day's cards, one attempt per player, its board and spoilers."""
+
+from __future__ import annotations
+
+import datetime
+import threading
+from collections.abc import Callable
+
+import pytest
+from django.db import connection
+from django.test import Client, override_settings
+from django.urls import reverse
+
+from accounts.models import User
+from games.models import Game, SoloResult
+from leaderboards import services
+from leaderboards.daily import daily_seed, today
+from tests.factories import FinishedSoloFactory, UserFactory
+
+DAY = datetime.date(2026, 3, 14)
+
+
+def test_the_days_seed_is_fixed_by_date_and_secret_and_differs_between_days() -> None:
+    assert daily_seed(DAY) == daily_seed(DAY)
+    assert daily_seed(DAY) != daily_seed(DAY + datetime.timedelta(days=1))
+    assert 0 <= daily_seed(DAY) < 2**62
+    with override_settings(LIMES_DAILY_SECRET="another secret"):
+        other = daily_seed(DAY)
+    assert other != daily_seed(DAY)
+
+
+def test_without_a_daily_secret_the_seed_still_depends_on_the_secret_key() -> None:
+    with override_settings(LIMES_DAILY_SECRET="", SECRET_KEY="one"):
+        first = daily_seed(DAY)
+    with override_settings(LIMES_DAILY_SECRET="", SECRET_KEY="two"):
+        second = daily_seed(DAY)
+    assert first != second
+
+
+@pytest.mark.django_db
+def test_everyone_gets_the_same_cards_with_standard_rules(user: User) -> None:
+    mine = services.daily_start(user=user)
+    theirs = services.daily_start(user=UserFactory())
+    assert mine.pk != theirs.pk
+    assert mine.cards == theirs.cards
+    assert mine.seed == daily_seed(today())
+    assert mine.daily == today()
+    assert (mine.diagonal, mine.ferryman, mine.ruleset) == (False, False, "standard")
+
+
+@pytest.mark.django_db
+def test_starting_twice_gives_back_the_same_attempt(client_logged_in: Client, user: User) -> None:
+    first = client_logged_in.post(reverse("leaderboards:daily_start"))
+    second = client_logged_in.post(reverse("leaderboards:daily_start"))
+    assert first["Location"] == second["Location"]
+    assert Game.objects.filter(daily=today(), created_by=user).count() == 1
+
+
+@pytest.mark.django_db
+def test_a_finished_attempt_is_not_replaced_by_a_new_one(
+    user: User, play_rounds: Callable[[Game, int], Game]
+) -> None:
+    game = play_rounds(services.daily_start(user=user), 16)
+    assert game.is_finished
+    assert services.daily_start(user=user).pk == game.pk
+
+
+@pytest.mark.django_db
+def test_a_double_submit_that_loses_the_race_returns_the_winners_game(
+    user: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    winner = services.daily_start(user=user)
+    # The losing request looked for a game just before the winner's was committed.
+    lookups = iter([None])
+    real = services._daily_game
+    monkeypatch.setattr(
+        services, "_daily_game", lambda **kwargs: next(lookups, None) or real(**kwargs)
+    )
+    assert services.daily_start(user=user).pk == winner.pk
+    assert Game.objects.filter(daily=today(), created_by=user).count() == 1
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_two_simultaneous_starts_make_one_attempt() -> None:
+    if connection.vendor != "postgresql":
+        pytest.skip("needs PostgreSQL's row locks")
+    user = UserFactory()
+    barrier = threading.Barrier(2)
+    games: list[int] = []
+    errors: list[BaseException] = []
+
+    def start() -> None:
+        try:
+            barrier.wait()
+            games.append(services.daily_start(user=user).pk)
+        except BaseException as error:  # reported below, in the test's thread
+            errors.append(error)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=start) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not errors
+    assert len(games) == 2 and games[0] == games[1]
+    assert Game.objects.filter(daily=today(), created_by=user).count() == 1
+
+
+@pytest.mark.django_db
+def test_giving_up_finishes_the_attempt_with_the_score_so_far(
+    client_logged_in: Client, user: User, play_rounds: Callable[[Game, int], Game]
+) -> None:
+    game = play_rounds(services.daily_start(user=user), 5)
+    response = client_logged_in.post(reverse("leaderboards:daily_abandon"))
+    assert response.status_code == 302
+    result = SoloResult.objects.get(game=game)
+    assert result.abandoned and result.daily == today()
+    assert result.score == game.seats.get().score
+    page = client_logged_in.get(reverse("leaderboards:daily"))
+    assert [row.username for row in page.context["board"].rows] == [user.username]
+    assert 'data-testid="daily-start"' not in page.content.decode()
+
+
+@pytest.mark.django_db
+def test_the_days_board_shows_scores_but_landscapes_only_after_ones_own_attempt(
+    client_logged_in: Client, user: User, play_rounds: Callable[[Game, int], Game]
+) -> None:
+    other = FinishedSoloFactory(game__daily=today(), score=44, game__created_by__username="ana")
+    replay = reverse("games:replay", args=[other.game_id])
+    page = client_logged_in.get(reverse("leaderboards:daily")).content.decode()
+    assert "ana" in page and ">44<" in page
+    assert replay not in page
+    assert 'data-testid="daily-start"' in page
+
+    play_rounds(services.daily_start(user=user), 16)
+    page = client_logged_in.get(reverse("leaderboards:daily")).content.decode()
+    assert replay in page
+
+
+@pytest.mark.django_db
+def test_past_days_stay_browsable_with_their_games(client: Client) -> None:
+    yesterday = today() - datetime.timedelta(days=1)
+    seat = FinishedSoloFactory(game__daily=yesterday, score=41)
+    response = client.get(reverse("leaderboards:daily_day", args=[yesterday.isoformat()]))
+    assert response.status_code == 200
+    assert reverse("games:replay", args=[seat.game_id]) in response.content.decode()
+    assert 'data-testid="daily-start"' not in response.content.decode()
+
+
+@pytest.mark.django_db
+def test_future_days_and_bad_dates_are_not_found(client: Client) -> None:
+    tomorrow = today() + datetime.timedelta(days=1)
+    assert (
+        client.get(reverse("leaderboards:daily_day", args=[tomorrow.isoformat()])).status_code
+        == 404
+    )
+    assert client.get(reverse("leaderboards:daily_day", args=["not-a-day"])).status_code == 404
+
+
+@pytest.mark.django_db
+def test_hidden_results_and_banned_players_are_off_the_days_board(client: Client) -> None:
+    FinishedSoloFactory(game__daily=today(), score=50, solo_result__hidden=True)
+    banned = FinishedSoloFactory(game__daily=today(), score=49).user
+    banned.banned_until = banned.date_joined + datetime.timedelta(days=3650)
+    banned.save()
+    shown = FinishedSoloFactory(game__daily=today(), score=30)
+    rows = client.get(reverse("leaderboards:daily")).context["board"].rows
+    assert [row.username for row in rows] == [shown.user.username]
+
+
+@pytest.mark.django_db
+def test_a_banned_player_cannot_start_the_challenge(client: Client) -> None:
+    player = UserFactory()
+    player.banned_until = player.date_joined + datetime.timedelta(days=3650)
+    player.save()
+    client.force_login(player)
+    client.post(reverse("leaderboards:daily_start"))
+    assert not Game.objects.filter(created_by=player).exists()
