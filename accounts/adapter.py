@@ -1,15 +1,62 @@
 from __future__ import annotations
 
+import re
+from typing import Any
+
 from allauth.account.adapter import DefaultAccountAdapter
+from django.conf import settings
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.utils.translation import gettext_lazy as _
 
 DELETED_USERNAME_PREFIX = "deleted-"
+
+# Digits that stand in for letters in names like "h1tl3r".
+_LOOKALIKES = str.maketrans("013457@$", "oieastas")
+
+
+def normalise_for_words(text: str) -> str:
+    """``text`` lowercased, look-alike digits read as letters, everything but letters dropped.
+
+    >>> normalise_for_words("B-a_D.w0rd 2")
+    'badword'
+    """
+    return re.sub(r"[^a-z]", "", text.lower().translate(_LOOKALIKES))
+
+
+def forbidden_word_in(username: str) -> str | None:
+    """The first word of ``LIMES_FORBIDDEN_USERNAME_WORDS`` the name contains, if any."""
+    plain = normalise_for_words(username)
+    for word in settings.LIMES_FORBIDDEN_USERNAME_WORDS:
+        if normalise_for_words(word) and normalise_for_words(word) in plain:
+            return str(word)
+    return None
 
 
 class AccountAdapter(DefaultAccountAdapter):
     """allauth hooks for Limes Online."""
 
     def clean_username(self, username: str, shallow: bool = False) -> str:
-        """Refuse names of the form deleted accounts are given, then allauth's checks."""
+        """Refuse reserved and offensive names, then allauth's checks."""
         if username.lower().startswith(DELETED_USERNAME_PREFIX):
             raise self.validation_error("username_blacklisted")
+        if forbidden_word_in(username):
+            raise ValidationError(
+                _("This username contains a word that is not allowed here. Please choose another."),
+                code="username_forbidden_word",
+            )
         return super().clean_username(username, shallow=shallow)
+
+    def pre_login(
+        self, request: HttpRequest, user: AbstractBaseUser, **kwargs: Any
+    ) -> HttpResponse | None:
+        """Turn a banned player away with the page that says why and until when."""
+        # Imported here: moderation imports this module for the name checks.
+        from moderation.middleware import remember_ban
+
+        if getattr(user, "is_banned", False):
+            remember_ban(request, user)  # type: ignore[arg-type]
+            return redirect("moderation:banned")
+        return super().pre_login(request, user, **kwargs)

@@ -21,6 +21,10 @@ class ProfileForm(forms.Form):
         required=False,
         widget=forms.Textarea(attrs={"rows": 5}),
     )
+    notify_by_email = forms.BooleanField(
+        label=_("Email me when a correspondence game waits for my move"),
+        required=False,
+    )
 
 
 class DeleteAccountForm(forms.Form):

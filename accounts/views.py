@@ -12,7 +12,8 @@ from django.views.decorators.http import require_http_methods
 from accounts.forms import DeleteAccountForm, ProfileForm
 from accounts.models import User
 from accounts.services import user_delete, user_update_profile
-from games.selectors import player_summary
+from leaderboards import charts
+from leaderboards.selectors import player_statistics
 
 
 @login_required
@@ -24,14 +25,18 @@ def account_settings(request: HttpRequest) -> HttpResponse:
         form = ProfileForm(request.POST)
         if form.is_valid():
             try:
-                user_update_profile(user=user, bio=form.cleaned_data["bio"])
+                user_update_profile(
+                    user=user,
+                    bio=form.cleaned_data["bio"],
+                    notify_by_email=form.cleaned_data["notify_by_email"],
+                )
             except ValidationError as error:
                 form.add_error(None, error)
             else:
                 messages.success(request, _("Your profile was saved."))
                 return redirect("accounts:settings")
     else:
-        form = ProfileForm(initial={"bio": user.bio})
+        form = ProfileForm(initial={"bio": user.bio, "notify_by_email": user.notify_by_email})
     return render(request, "accounts/settings.html", {"form": form})
 
 
@@ -61,7 +66,16 @@ def _user(request: HttpRequest) -> User:
 
 
 def profile(request: HttpRequest, username: str) -> HttpResponse:
-    """A player's public page: name, join date, games played, best solo score."""
+    """A player's public page: games, solo results against the table, ratings, charts."""
     player = get_object_or_404(User, username=username, deleted_at__isnull=True)
-    context = {"player": player, "summary": player_summary(player)}
+    context: dict[str, object] = {"profile_user": player}
+    # A banned account's page says so and nothing more: its results are off the boards too.
+    if not player.is_banned:
+        stats = player_statistics(player)
+        context.update(
+            stats=stats,
+            score_chart=charts.score_chart(stats.history),
+            band_chart=charts.band_chart(stats.bands),
+            rating_chart=charts.rating_chart(stats.rating_history),
+        )
     return render(request, "accounts/profile.html", context)

@@ -11,5 +11,7 @@ urlpatterns = [
     path("accounts/", include("allauth.urls")),
     path("players/", include("accounts.urls", namespace="accounts")),
     path("i18n/", set_language, name="set_language"),
+    path("", include("moderation.urls", namespace="moderation")),
+    path("", include("leaderboards.urls", namespace="leaderboards")),
     path("", include("games.urls", namespace="games")),
 ]

@@ -54,6 +54,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "allauth.account.middleware.AccountMiddleware",
+    # Signs out banned players and holds renamed ones at the choose-a-name page.
+    "moderation.middleware.ModerationMiddleware",
 ]
 
 ROOT_URLCONF = "limes_site.urls"
@@ -71,6 +73,8 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "games.context_processors.my_games",
+                "moderation.context_processors.notifications",
             ],
             # {% partialdef %} everywhere without a {% load %} in each template.
             "builtins": ["template_partials.templatetags.partials"],
@@ -138,6 +142,16 @@ ACCOUNT_USERNAME_MIN_LENGTH = 3
 ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False
 # Names that would shadow a page under /players/ or pose as staff or as a deleted player.
 ACCOUNT_USERNAME_BLACKLIST = ["admin", "administrator", "settings", "staff", "support"]
+# Words no username may contain, whatever the case, digits for letters or separators
+# ("N-a-z-1" contains "nazi"); comma-separated in the environment to replace the list.
+LIMES_FORBIDDEN_USERNAME_WORDS = [
+    word.strip()
+    for word in os.environ.get(
+        "LIMES_FORBIDDEN_USERNAME_WORDS",
+        "nazi,hitler,fuck,nigger,nigga,faggot,retard,whore,rapist,moderator",
+    ).split(",")
+    if word.strip()
+]
 # allauth's defaults stay in force (failed sign-ins: 10 a minute per IP and 5 per
 # five minutes per account); only the sign-in limit is spelt out to show it is wanted.
 ACCOUNT_RATE_LIMITS = {"login_failed": "10/m/ip,5/5m/key"}
@@ -167,5 +181,13 @@ STORAGES = {
 
 DEFAULT_FROM_EMAIL = os.environ.get("DJANGO_DEFAULT_FROM_EMAIL", "Limes Online <noreply@localhost>")
 
+# The site's address as players reach it, for links in emails.
+LIMES_SITE_URL = os.environ.get("LIMES_SITE_URL", "http://localhost:8000").rstrip("/")
+
 # Path of a deck file to play with, or None for the built-in deck.
 LIMES_DECK = os.environ.get("LIMES_DECK")
+
+# Key of the daily challenge's card sequences (HMAC of the date), so that no one can work
+# out tomorrow's cards from the code. Empty: leaderboards.daily derives one from SECRET_KEY,
+# which production requires; set it to keep the days' cards when SECRET_KEY is rotated.
+LIMES_DAILY_SECRET = os.environ.get("LIMES_DAILY_SECRET", "")

@@ -1,0 +1,72 @@
+"""Keeps banned players out and holds renamed ones at the choose-a-name page."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.contrib.auth import logout
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.urls import reverse
+from django_htmx.http import HttpResponseClientRedirect
+
+from accounts.models import User
+
+BAN_SESSION_KEY = "moderation_ban"
+
+
+class ModerationMiddleware:
+    """Signs out a banned player on their next request; sends renamed players to rename."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_view(
+        self,
+        request: HttpRequest,
+        view_func: Callable[..., HttpResponse],
+        view_args: tuple[object, ...],
+        view_kwargs: dict[str, object],
+    ) -> HttpResponse | None:
+        if getattr(view_func, "is_poll", False):
+            # A poll that finds nothing new must cost one query: it does not even load the
+            # session. It shows nothing but what changed; the next page load meets this.
+            return None
+        user = getattr(request, "user", None)
+        if isinstance(user, User) and user.is_authenticated:
+            if user.is_banned:
+                remember_ban(request, user)
+                return _redirect(request, reverse("moderation:banned"))
+            if user.must_rename and not _may_pass_while_renaming(request.path):
+                return _redirect(request, reverse("moderation:rename"))
+        return None
+
+
+def remember_ban(request: HttpRequest, user: User) -> None:
+    """Sign the banned player out, keeping the ban's reason and end for the page that follows."""
+    logout(request)
+    # After logout, which flushes the session.
+    request.session[BAN_SESSION_KEY] = {
+        "reason": user.ban_reason,
+        "until": user.banned_until.isoformat() if user.banned_until else None,
+    }
+
+
+def _may_pass_while_renaming(path: str) -> bool:
+    allowed = (
+        reverse("moderation:rename"),
+        reverse("account_logout"),
+        reverse("moderation:banned"),
+        reverse("set_language"),
+    )
+    return path in allowed or path.startswith("/static/")
+
+
+def _redirect(request: HttpRequest, url: str) -> HttpResponse:
+    # An htmx request would swap the page into a fragment; make the browser go there instead.
+    if getattr(request, "htmx", False):
+        return HttpResponseClientRedirect(url)
+    return redirect(url)

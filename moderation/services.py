@@ -1,0 +1,482 @@
+"""Moderator actions and player reports. Keyword-only, one transaction each.
+
+Every moderator action checks the moderator's permission itself (the admin is not the
+only way in) and writes exactly one ``AuditEntry``.
+"""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import IntegrityError, models, transaction
+from django.db.models import Q
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+import games.services
+import leaderboards.services
+from accounts.adapter import AccountAdapter
+from accounts.models import Notification, User
+from games.models import Game, SoloResult
+from moderation.models import REASON_MAX_LENGTH, AuditEntry, Ban, Report, ResultCheck
+from moderation.selectors import (
+    can_moderate,
+    report_open_exists,
+    reports_made_since,
+    reports_per_hour,
+    result_check_compute,
+    results_unchecked,
+)
+
+#: A permanent ban is a ban until the end of the calendar: ``User.is_banned`` stays simple.
+PERMANENT = datetime.datetime(9999, 12, 31, tzinfo=datetime.UTC)
+NEUTRAL_USERNAME_PREFIX = "player-"
+
+PERM_USERS = "accounts.change_user"
+PERM_GAMES = "games.change_game"
+PERM_RESULTS = "games.change_soloresult"
+PERM_REPORTS = "moderation.change_report"
+
+
+# Bans
+
+
+@transaction.atomic
+def user_ban(
+    *, moderator: User, user: User, reason: str, until: datetime.datetime | None = None
+) -> Ban:
+    """Ban ``user`` until ``until`` (``None``: for good), resigning their running games.
+
+    A ban replaces one already in force. Raises ``PermissionDenied`` if ``moderator`` may
+    not ban this player and ``ValidationError`` for a missing reason or a past end.
+    """
+    _require(moderator, PERM_USERS, target=user)
+    reason = _reason(reason, required=True)
+    now = timezone.now()
+    if until is not None and until <= now:
+        raise ValidationError(_("The end of the ban must lie in the future."), code="past")
+    user = User.objects.select_for_update().get(pk=user.pk)
+    Ban.objects.filter(user=user, lifted_at__isnull=True).filter(_in_force(now)).update(
+        lifted_at=now, lifted_by=moderator
+    )
+    ban = Ban(user=user, reason=reason, starts=now, ends=until, created_by=moderator)
+    ban.full_clean()
+    ban.save()
+    user.banned_until = until or PERMANENT
+    user.ban_reason = reason
+    _clean(user, ["banned_until", "ban_reason"])
+    user.save(update_fields=["banned_until", "ban_reason"])
+    resigned = games.services.user_resign_everywhere(user=user)
+    _audit(
+        moderator,
+        AuditEntry.Action.BAN,
+        target=user,
+        reason=reason,
+        details={"until": until.isoformat() if until else None, "games_resigned": resigned},
+    )
+    return ban
+
+
+@transaction.atomic
+def user_unban(*, moderator: User, user: User, reason: str = "") -> User:
+    """Lift the ban in force on ``user``; their results return to the boards at once."""
+    _require(moderator, PERM_USERS, target=user)
+    reason = _reason(reason)
+    user = User.objects.select_for_update().get(pk=user.pk)
+    if not user.is_banned:
+        raise ValidationError(
+            _("%(name)s is not banned.") % {"name": user.username}, code="not_banned"
+        )
+    now = timezone.now()
+    Ban.objects.filter(user=user, lifted_at__isnull=True).filter(_in_force(now)).update(
+        lifted_at=now, lifted_by=moderator
+    )
+    user.banned_until = None
+    user.ban_reason = ""
+    user.save(update_fields=["banned_until", "ban_reason"])
+    _audit(moderator, AuditEntry.Action.UNBAN, target=user, reason=reason)
+    return user
+
+
+def _in_force(now: datetime.datetime) -> Q:
+    return Q(ends__isnull=True) | Q(ends__gt=now)
+
+
+# Hiding results and games
+
+
+@transaction.atomic
+def result_hide(*, moderator: User, result: SoloResult, reason: str) -> SoloResult:
+    """Take a solo result off every board; nothing is deleted."""
+    _require(moderator, PERM_RESULTS)
+    reason = _reason(reason, required=True, max_length=200)
+    result = SoloResult.objects.select_for_update().get(pk=result.pk)
+    if result.hidden:
+        raise ValidationError(_("This result is already hidden."), code="hidden")
+    result.hidden, result.hidden_reason = True, reason
+    result.save(update_fields=["hidden", "hidden_reason"])
+    _audit(
+        moderator,
+        AuditEntry.Action.HIDE_RESULT,
+        target=result.user,
+        game_id=result.game_id,
+        reason=reason,
+        details={"result": result.pk, "score": result.score},
+    )
+    leaderboards.services.player_stats_rebuild(user=result.user)
+    return result
+
+
+@transaction.atomic
+def result_unhide(*, moderator: User, result: SoloResult, reason: str = "") -> SoloResult:
+    """Put a hidden solo result back on the boards."""
+    _require(moderator, PERM_RESULTS)
+    reason = _reason(reason)
+    result = SoloResult.objects.select_for_update().get(pk=result.pk)
+    if not result.hidden:
+        raise ValidationError(_("This result is not hidden."), code="not_hidden")
+    result.hidden, result.hidden_reason = False, ""
+    result.save(update_fields=["hidden", "hidden_reason"])
+    _audit(
+        moderator,
+        AuditEntry.Action.UNHIDE_RESULT,
+        target=result.user,
+        game_id=result.game_id,
+        reason=reason,
+        details={"result": result.pk, "score": result.score},
+    )
+    leaderboards.services.player_stats_rebuild(user=result.user)
+    return result
+
+
+@transaction.atomic
+def game_hide(*, moderator: User, game: Game, reason: str) -> Game:
+    """Take a whole game (and its solo result) off the boards; nothing is deleted.
+
+    Multiplayer ratings are not touched here: ``manage.py recompute_ratings`` replays the
+    games that count.
+    """
+    return _game_set_hidden(moderator=moderator, game=game, hidden=True, reason=reason)
+
+
+@transaction.atomic
+def game_unhide(*, moderator: User, game: Game, reason: str = "") -> Game:
+    """Put a hidden game back on the boards."""
+    return _game_set_hidden(moderator=moderator, game=game, hidden=False, reason=reason)
+
+
+def _game_set_hidden(*, moderator: User, game: Game, hidden: bool, reason: str) -> Game:
+    _require(moderator, PERM_GAMES)
+    reason = _reason(reason, required=hidden, max_length=200)
+    game = Game.objects.select_for_update().get(pk=game.pk)
+    if game.hidden == hidden:
+        message = _("This game is already hidden.") if hidden else _("This game is not hidden.")
+        raise ValidationError(message, code="unchanged")
+    game.hidden, game.hidden_reason = hidden, reason if hidden else ""
+    game.save(update_fields=["hidden", "hidden_reason", "updated_at"])
+    SoloResult.objects.filter(game=game).update(hidden=hidden, hidden_reason=game.hidden_reason)
+    players = list(User.objects.filter(seats__game=game).order_by("pk"))
+    if not players and game.created_by_id is not None:
+        players = [User.objects.get(pk=game.created_by_id)]
+    _audit(
+        moderator,
+        AuditEntry.Action.HIDE_GAME if hidden else AuditEntry.Action.UNHIDE_GAME,
+        # A solo game has one player to name; a multiplayer game names them in details.
+        target=players[0] if len(players) == 1 else None,
+        game_id=game.pk,
+        reason=reason,
+        details={"mode": game.mode, "players": [p.username for p in players]},
+    )
+    for player in players:
+        leaderboards.services.player_stats_rebuild(user=player)
+    return game
+
+
+# Names and profiles
+
+
+@transaction.atomic
+def user_rename(*, moderator: User, user: User, reason: str) -> User:
+    """Replace an offensive username by ``player-<id>``; the player must choose a new one."""
+    _require(moderator, PERM_USERS, target=user)
+    reason = _reason(reason, required=True)
+    user = User.objects.select_for_update().get(pk=user.pk)
+    old = user.username
+    user.username = _free_username(f"{NEUTRAL_USERNAME_PREFIX}{user.pk}", user)
+    user.must_rename = True
+    _clean(user, ["username", "must_rename"])
+    user.save(update_fields=["username", "must_rename"])
+    _audit(
+        moderator,
+        AuditEntry.Action.RENAME,
+        target=user,
+        reason=reason,
+        details={"old": old, "new": user.username},
+    )
+    return user
+
+
+@transaction.atomic
+def user_choose_username(*, user: User, username: str) -> User:
+    """The player's own new name after a moderator reset theirs; checked as at sign-up."""
+    username = username.strip()
+    user = User.objects.select_for_update().get(pk=user.pk)
+    if not user.must_rename:
+        raise PermissionDenied(_("Change your username in your settings instead."))
+    if len(username) < 3:
+        raise ValidationError(_("A username has at least 3 characters."), code="short")
+    if username.lower().startswith(NEUTRAL_USERNAME_PREFIX):
+        raise ValidationError(_("Please choose a name of your own."), code="neutral")
+    username = AccountAdapter().clean_username(username)
+    user.username = username
+    user.must_rename = False
+    _clean(user, ["username", "must_rename"])
+    user.save(update_fields=["username", "must_rename"])
+    return user
+
+
+@transaction.atomic
+def profile_clear(*, moderator: User, user: User, reason: str) -> User:
+    """Empty the player's public profile text; the audit entry keeps what it said."""
+    _require(moderator, PERM_USERS, target=user)
+    reason = _reason(reason, required=True)
+    user = User.objects.select_for_update().get(pk=user.pk)
+    old = user.bio
+    user.bio = ""
+    user.save(update_fields=["bio"])
+    _audit(
+        moderator,
+        AuditEntry.Action.CLEAR_PROFILE,
+        target=user,
+        reason=reason,
+        details={"bio": old},
+    )
+    return user
+
+
+def _free_username(base: str, user: User) -> str:
+    candidate, n = base, 1
+    while User.objects.filter(username__iexact=candidate).exclude(pk=user.pk).exists():
+        n += 1
+        candidate = f"{base}-{n}"
+    return candidate
+
+
+# Reports
+
+
+def report_create(
+    *,
+    reporter: User,
+    target: User,
+    category: str,
+    text: str,
+    game: Game | None = None,
+) -> Report:
+    """File ``reporter``'s report about ``target``.
+
+    Raises ``ValidationError`` when the player reports themselves, already has an open
+    report about the same player, or has filed too many reports this hour.
+    """
+    try:
+        with transaction.atomic():
+            return _report_create(
+                reporter=reporter, target=target, category=category, text=text, game=game
+            )
+    except IntegrityError:
+        # Two submits at once: the partial unique index lets only one open report through.
+        raise _already_reported(target) from None
+
+
+def _report_create(
+    *, reporter: User, target: User, category: str, text: str, game: Game | None
+) -> Report:
+    if not reporter.is_authenticated or reporter.is_banned:
+        raise PermissionDenied(_("Sign in to report a player."))
+    if reporter.pk == target.pk:
+        raise ValidationError(_("You cannot report yourself."), code="self")
+    if target.is_deleted:
+        raise ValidationError(_("This account no longer exists."), code="deleted")
+    if game is not None and not game.seats.filter(user=target).exists():
+        raise ValidationError(
+            _("%(name)s did not play in that game.") % {"name": target.username}, code="game"
+        )
+    # The reporter's row lock makes the hourly count exact when two reports race.
+    User.objects.select_for_update().filter(pk=reporter.pk).first()
+    limit = reports_per_hour()
+    since = timezone.now() - datetime.timedelta(hours=1)
+    if reports_made_since(reporter=reporter, since=since) >= limit:
+        raise ValidationError(
+            _("You can send at most %(count)d reports an hour. Please try again later.")
+            % {"count": limit},
+            code="throttled",
+        )
+    if report_open_exists(reporter=reporter, target=target):
+        raise _already_reported(target)
+    report = Report(
+        reporter=reporter, target=target, category=category, text=text.strip(), game=game
+    )
+    report.full_clean()
+    report.save()
+    return report
+
+
+def _already_reported(target: User) -> ValidationError:
+    return ValidationError(
+        _(
+            "You have already reported %(name)s and a moderator has not looked at it yet. "
+            "You will get a notification when they have."
+        )
+        % {"name": target.username},
+        code="duplicate",
+    )
+
+
+@transaction.atomic
+def report_resolve(*, moderator: User, report: Report, note: str) -> Report:
+    """Close a report as acted upon; the reporter is told it was handled."""
+    return _report_close(
+        moderator=moderator, report=report, note=note, status=Report.Status.RESOLVED
+    )
+
+
+@transaction.atomic
+def report_dismiss(*, moderator: User, report: Report, note: str) -> Report:
+    """Close a report as needing no action; the reporter is told it was looked at."""
+    return _report_close(
+        moderator=moderator, report=report, note=note, status=Report.Status.DISMISSED
+    )
+
+
+def _report_close(*, moderator: User, report: Report, note: str, status: str) -> Report:
+    _require(moderator, PERM_REPORTS)
+    note = _reason(note, required=True)
+    report = Report.objects.select_for_update().select_related("target").get(pk=report.pk)
+    if report.status != Report.Status.OPEN:
+        raise ValidationError(
+            _("Report #%(number)d was already handled.") % {"number": report.pk},
+            code="handled",
+        )
+    report.status = status
+    report.note = note
+    report.handled_at = timezone.now()
+    report.handled_by = moderator
+    report.full_clean()
+    report.save()
+    if status == Report.Status.RESOLVED:
+        text = _(
+            "Your report about %(name)s was reviewed by a moderator, who took action. "
+            "Thank you for helping keep Limes Online friendly."
+        )
+    else:
+        text = _(
+            "Your report about %(name)s was reviewed by a moderator, who found no rule broken. "
+            "Thank you for letting us know."
+        )
+    notification = Notification(
+        user_id=report.reporter_id,
+        text=text % {"name": report.target.display_name},
+        url=reverse("moderation:notifications"),
+    )
+    notification.full_clean()
+    notification.save()
+    _audit(
+        moderator,
+        AuditEntry.Action.RESOLVE_REPORT
+        if status == Report.Status.RESOLVED
+        else AuditEntry.Action.DISMISS_REPORT,
+        target=report.target,
+        game_id=report.game_id,
+        report=report,
+        reason=note,
+        details={"category": report.category},
+    )
+    return report
+
+
+# Notifications
+
+
+@transaction.atomic
+def notifications_mark_read(*, user: User) -> int:
+    """Mark every unread notification of ``user`` read; returns how many were unread."""
+    return Notification.objects.filter(user=user, read_at__isnull=True).update(
+        read_at=timezone.now()
+    )
+
+
+# Result checks
+
+
+def result_checks_fill(*, limit: int | None = None) -> int:
+    """Compare unchecked solo results, newest first; returns how many were checked.
+
+    Each check is saved on its own, so a long run can be stopped and resumed.
+    """
+    done = 0
+    queryset = results_unchecked().select_related("game").order_by("-finished_at", "-pk")
+    for result in queryset[:limit] if limit is not None else queryset.iterator():
+        check = result_check_compute(result)
+        with transaction.atomic():
+            ResultCheck.objects.bulk_create([check], ignore_conflicts=True)
+        done += 1
+    return done
+
+
+# Helpers
+
+
+def _require(moderator: User, permission: str, *, target: User | None = None) -> None:
+    if not can_moderate(moderator, permission):
+        raise PermissionDenied(_("You are not allowed to do this."))
+    if target is not None:
+        if target.pk == moderator.pk:
+            raise PermissionDenied(_("Moderators cannot take this action on themselves."))
+        if (target.is_staff or target.is_superuser) and not moderator.is_superuser:
+            raise PermissionDenied(_("Only an administrator can take this action on staff."))
+
+
+def _clean(instance: models.Model, fields: list[str]) -> None:
+    # Only the fields this service sets: an old row that fails a newer rule elsewhere must
+    # not stop a moderator.
+    others = [f.name for f in instance._meta.fields if f.name not in fields]
+    instance.full_clean(exclude=others, validate_constraints=False)
+
+
+def _reason(text: str, *, required: bool = False, max_length: int = REASON_MAX_LENGTH) -> str:
+    text = (text or "").strip()
+    if required and not text:
+        raise ValidationError(_("Please give a reason."), code="reason_required")
+    if len(text) > max_length:
+        raise ValidationError(
+            _("A reason has at most %(max)d characters.") % {"max": max_length},
+            code="reason_too_long",
+        )
+    return text
+
+
+def _audit(
+    moderator: User,
+    action: str,
+    *,
+    target: User | None = None,
+    game_id: int | None = None,
+    report: Report | None = None,
+    reason: str = "",
+    details: dict[str, Any] | None = None,
+) -> AuditEntry:
+    entry = AuditEntry(
+        moderator=moderator,
+        action=action,
+        target=target,
+        game_id=game_id,
+        report=report,
+        reason=reason,
+        details=details or {},
+    )
+    entry.full_clean()
+    entry.save()
+    return entry

@@ -1,0 +1,133 @@
+"""Players' side of moderation: reports, notifications, the ban page, choosing a new name."""
+
+from __future__ import annotations
+
+import datetime
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
+
+from accounts.models import User
+from games.models import Game
+from moderation.forms import ReportForm, UsernameForm
+from moderation.middleware import BAN_SESSION_KEY
+from moderation.selectors import notification_list as select_notifications
+from moderation.services import (
+    PERMANENT,
+    notifications_mark_read,
+    report_create,
+    user_choose_username,
+)
+
+
+@login_required
+def notification_list(request: HttpRequest) -> HttpResponse:
+    """The player's notifications, newest first; opening the page marks them read."""
+    user = _user(request)
+    notifications = select_notifications(user=user)
+    notifications_mark_read(user=user)
+    return render(request, "moderation/notifications.html", {"notifications": notifications})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def report_new(request: HttpRequest, username: str) -> HttpResponse:
+    """Report ``username`` to the moderators, optionally about one game (``?game=``)."""
+    reporter = _user(request)
+    target = get_object_or_404(User, username=username, deleted_at__isnull=True)
+    game = _game(request.GET.get("game") or request.POST.get("game"))
+    if target.pk == reporter.pk:
+        messages.error(request, _("You cannot report yourself."))
+        return redirect("accounts:profile", username=target.username)
+    if request.method == "POST":
+        form = ReportForm(request.POST)
+        if form.is_valid():
+            try:
+                report_create(
+                    reporter=reporter,
+                    target=target,
+                    category=form.cleaned_data["category"],
+                    text=form.cleaned_data["text"],
+                    game=game,
+                )
+            except ValidationError as error:
+                form.add_error(None, error)
+            else:
+                messages.success(
+                    request,
+                    _(
+                        "Thank you. A moderator will look at your report; you will get a "
+                        "notification when they have."
+                    ),
+                )
+                if game is not None and _may_see(game, reporter):
+                    return redirect("games:detail", pk=game.pk)
+                return redirect("accounts:profile", username=target.username)
+    else:
+        form = ReportForm()
+    context = {"form": form, "target": target, "game": game}
+    return render(request, "moderation/report.html", context)
+
+
+def banned(request: HttpRequest) -> HttpResponse:
+    """Why and until when the account is closed (the session keeps it after sign-out)."""
+    if request.user.is_authenticated:
+        # Signed in again: the ban has ended, and what the session kept of it is stale.
+        request.session.pop(BAN_SESSION_KEY, None)
+    ban = request.session.get(BAN_SESSION_KEY)
+    until = None
+    if ban and ban.get("until"):
+        until = datetime.datetime.fromisoformat(ban["until"])
+    context = {
+        "ban": ban,
+        "until": until,
+        "permanent": until is not None and until >= PERMANENT,
+    }
+    return render(request, "moderation/banned.html", context, status=403 if ban else 200)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def rename(request: HttpRequest) -> HttpResponse:
+    """Choose a new username after a moderator reset an offensive one."""
+    user = _user(request)
+    if not user.must_rename:
+        return redirect("accounts:settings")
+    if request.method == "POST":
+        form = UsernameForm(request.POST)
+        if form.is_valid():
+            try:
+                user_choose_username(user=user, username=form.cleaned_data["username"])
+            except ValidationError as error:
+                form.add_error("username", error)
+            except PermissionDenied:
+                return redirect("accounts:settings")
+            else:
+                messages.success(request, _("Your new username is saved. Welcome back!"))
+                return redirect("games:home")
+    else:
+        form = UsernameForm()
+    return render(request, "moderation/rename.html", {"form": form})
+
+
+def _user(request: HttpRequest) -> User:
+    # login_required has run, so this is a real User, not AnonymousUser.
+    assert isinstance(request.user, User)
+    return request.user
+
+
+def _may_see(game: Game, user: User) -> bool:
+    # Back to the game page only if it will show: finished games are public, others only
+    # to their players (games.views decides; this only avoids sending someone to a 404).
+    return (game.is_finished and not game.hidden) or game.seats.filter(user=user).exists()
+
+
+def _game(value: str | None) -> Game | None:
+    if not value or not value.isdigit():
+        return None
+    return Game.objects.filter(pk=int(value)).first()

@@ -1,0 +1,230 @@
+"""Player reports: filing them, their limits, the queue, and telling the reporter."""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+
+from accounts.models import Notification, User
+from moderation import services
+from moderation.models import AuditEntry, Report
+from tests.factories import SeatFactory, UserFactory
+from tests.moderation.conftest import ReportFactory
+
+pytestmark = pytest.mark.django_db
+
+TEXT = "Called everyone names all game long."
+
+
+def report(reporter: User, target: User, **kwargs: object) -> Report:
+    return services.report_create(
+        reporter=reporter,
+        target=target,
+        category=kwargs.pop("category", Report.Category.ABUSIVE_PLAY),  # type: ignore[arg-type]
+        text=kwargs.pop("text", TEXT),  # type: ignore[arg-type]
+        **kwargs,  # type: ignore[arg-type]
+    )
+
+
+def test_a_player_reports_another_from_a_game(client: Client, user: User, player: User) -> None:
+    game = SeatFactory(
+        user=player, game__created_by=player, game__status="finished", game__round=17
+    ).game
+    client.force_login(user)
+    url = reverse("moderation:report", args=[player.username])
+
+    form = client.get(url, {"game": game.pk}).content.decode()
+    assert "Suspected cheating" in form and f'value="{game.pk}"' in form
+    response = client.post(
+        url, {"category": "cheating", "text": TEXT, "game": game.pk}, follow=True
+    )
+
+    assert response.redirect_chain[-1][0] == reverse("games:detail", args=[game.pk])
+    assert "A moderator will look at your report" in response.content.decode()
+    saved = Report.objects.get()
+    assert (saved.reporter, saved.target, saved.game, saved.category) == (
+        user,
+        player,
+        game,
+        "cheating",
+    )
+
+
+def test_the_report_link_shows_only_to_other_signed_in_players(
+    client: Client, user: User, player: User
+) -> None:
+    from django.template import Context, Template
+
+    template = Template('{% include "moderation/_report_link.html" with target=target %}')
+    url = reverse("moderation:report", args=[player.username])
+    assert url in template.render(Context({"user": user, "target": player}))
+    assert url not in template.render(Context({"user": player, "target": player}))
+    from django.contrib.auth.models import AnonymousUser
+
+    assert url not in template.render(Context({"user": AnonymousUser(), "target": player}))
+
+
+def test_a_report_needs_a_category_and_some_words(client: Client, user: User, player: User) -> None:
+    client.force_login(user)
+    url = reverse("moderation:report", args=[player.username])
+    response = client.post(url, {"category": "", "text": "bad"})
+    assert response.status_code == 200
+    assert "at least 10 characters" in response.content.decode()
+    assert not Report.objects.exists()
+
+
+def test_nobody_reports_themselves(client: Client, user: User) -> None:
+    client.force_login(user)
+    client.post(
+        reverse("moderation:report", args=[user.username]), {"category": "other", "text": TEXT}
+    )
+    assert not Report.objects.exists()
+    with pytest.raises(ValidationError, match="cannot report yourself"):
+        report(user, user)
+
+
+def test_one_open_report_per_reporter_and_player(user: User, player: User) -> None:
+    first = report(user, player)
+    with pytest.raises(ValidationError, match="already reported"):
+        report(user, player, category=Report.Category.OTHER)
+    report(UserFactory(), player)  # someone else may
+
+    first.status = Report.Status.DISMISSED
+    first.save()
+    report(user, player)  # and once it is handled, the reporter may again
+    assert Report.objects.filter(reporter=user).count() == 2
+
+
+def test_the_database_keeps_one_open_report_per_pair(user: User, player: User) -> None:
+    ReportFactory(reporter=user, target=player)
+    with pytest.raises(IntegrityError):
+        ReportFactory(reporter=user, target=player)
+
+
+def test_a_player_files_at_most_three_reports_an_hour(
+    client: Client, user: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    targets = [UserFactory() for _ in range(4)]
+    for target in targets[:3]:
+        report(user, target)
+    with pytest.raises(ValidationError, match="at most 3 reports an hour"):
+        report(user, targets[3])
+
+    client.force_login(user)
+    page = client.post(
+        reverse("moderation:report", args=[targets[3].username]),
+        {"category": "other", "text": TEXT},
+    ).content.decode()
+    assert "at most 3 reports an hour" in page
+    assert Report.objects.count() == 3
+
+    later = timezone.now() + datetime.timedelta(hours=1, minutes=1)
+    monkeypatch.setattr(timezone, "now", lambda: later)
+    report(user, targets[3])
+    assert Report.objects.count() == 4
+
+
+def test_the_queue_lists_open_reports_oldest_first_with_links(
+    moderator_client: Client, player: User
+) -> None:
+    game = SeatFactory(user=player, game__created_by=player).game
+    now = timezone.now()
+    newer = ReportFactory(target=player, created_at=now, text="The newer complaint here.")
+    older = ReportFactory(target=player, game=game, created_at=now - datetime.timedelta(hours=2))
+    ReportFactory(status=Report.Status.RESOLVED, text="Already handled one.")
+
+    queue = moderator_client.get(reverse("admin:moderation_report_changelist"), follow=True)
+    assert queue.redirect_chain[-1][0].endswith("?status__exact=open")
+    page = queue.content.decode()
+
+    older_url = reverse("admin:moderation_report_change", args=[older.pk])
+    newer_url = reverse("admin:moderation_report_change", args=[newer.pk])
+    assert page.index(older_url) < page.index(newer_url)
+    assert "Already handled one" not in page
+    assert reverse("admin:accounts_user_change", args=[player.pk]) in page
+    assert reverse("admin:games_game_change", args=[game.pk]) in page
+    assert f"?target__id__exact={player.pk}" in page  # the player's earlier reports
+    assert f"?user__id__exact={player.pk}" in page  # and bans
+
+    earlier = moderator_client.get(
+        reverse("admin:moderation_report_changelist"), {"target__id__exact": player.pk}
+    ).content.decode()
+    assert older_url in earlier and newer_url in earlier
+
+
+def test_resolving_a_report_tells_the_reporter(
+    client: Client, moderator: User, user: User, player: User
+) -> None:
+    handled = report(user, player)
+    services.report_resolve(moderator=moderator, report=handled, note="Renamed them")
+
+    handled.refresh_from_db()
+    assert handled.status == Report.Status.RESOLVED and handled.handled_by == moderator
+    client.force_login(user)
+    home = client.get(reverse("games:home")).content.decode()
+    assert 'data-testid="nav-notifications"' in home and 'class="badge"' in home
+
+    page = client.get(reverse("moderation:notifications")).content.decode()
+    assert f"Your report about {player.username} was reviewed" in page
+    assert "Renamed them" not in page  # the note is for moderators
+    assert not Notification.objects.filter(user=user, read_at__isnull=True).exists()
+    assert 'class="badge"' not in client.get(reverse("games:home")).content.decode()
+
+
+def test_the_queue_resolves_with_a_note_and_writes_the_log(
+    moderator_client: Client, moderator: User, user: User, player: User
+) -> None:
+    handled = report(user, player)
+    url = reverse("admin:moderation_report_changelist")
+    moderator_client.post(
+        url,
+        {
+            "action": "dismiss_reports",
+            "_selected_action": [handled.pk],
+            "apply": "1",
+            "reason": "Friendly banter",
+        },
+    )
+    handled.refresh_from_db()
+    assert handled.status == Report.Status.DISMISSED and handled.note == "Friendly banter"
+    entry = AuditEntry.objects.get()
+    assert (entry.action, entry.target, entry.report, entry.reason) == (
+        AuditEntry.Action.DISMISS_REPORT,
+        player,
+        handled,
+        "Friendly banter",
+    )
+    assert "found no rule broken" in Notification.objects.get(user=user).text
+    with pytest.raises(ValidationError, match="already handled"):
+        services.report_resolve(moderator=moderator, report=handled, note="again")
+
+
+def test_notifications_need_a_signed_in_player(client: Client) -> None:
+    response = client.get(reverse("moderation:notifications"))
+    assert response.status_code == 302 and reverse("account_login") in response["Location"]
+
+
+def test_a_report_page_shows_the_whole_report_and_its_buttons(
+    moderator_client: Client, user: User, player: User
+) -> None:
+    filed = report(user, player)
+    page = moderator_client.get(
+        reverse("admin:moderation_report_change", args=[filed.pk])
+    ).content.decode()
+    assert TEXT in page and 'name="text"' not in page
+    resolve = reverse("admin:moderation_report_moderate", args=[filed.pk, "resolve_reports"])
+    assert resolve in page
+
+    moderator_client.post(resolve, {"apply": "1", "reason": "Warned them"})
+    filed.refresh_from_db()
+    assert filed.status == Report.Status.RESOLVED
+    page = moderator_client.get(
+        reverse("admin:moderation_report_change", args=[filed.pk])
+    ).content.decode()
+    assert resolve not in page  # nothing left to do
