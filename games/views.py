@@ -238,17 +238,21 @@ def game_replay(request: HttpRequest, pk: int) -> HttpResponse:
         raise Http404(_("A game can be replayed once it is over."))
     if not selectors.can_watch(game, request.user, selectors.seat_for(game, request.user)):
         raise Http404(_("No such game."))
-    full = selectors.rules_game(game, list(game.seats.all()))
+    seats = list(game.seats.all())
+    moves = selectors.game_moves(game)
+    # A game that ended early (everyone left) has fewer rounds, and its later cards were
+    # never revealed: the replay stops where the play did.
+    played = max((m.round for m in moves), default=0)
     try:
-        shown_round = max(0, min(rules.ROUNDS, int(request.GET.get("round", rules.ROUNDS))))
+        shown_round = max(0, min(played, int(request.GET.get("round", played))))
     except ValueError:
-        shown_round = rules.ROUNDS
-    partial = rules.Game(full.players, full.cards, variants=full.variants, deck=full.deck)
-    partial.replay_turns(full.turns[:shown_round])
+        shown_round = played
+    # Rebuilt like the game itself, so players who left leave at the same point.
+    partial = selectors.rules_game(game, seats, [m for m in moves if m.round <= shown_round])
     context = {
         "game": game,
         "shown_round": shown_round,
-        "card": partial.deck.card(full.cards[shown_round - 1]) if shown_round else None,
+        "card": partial.deck.card(game.cards[shown_round - 1]) if shown_round else None,
         "seats": [
             {
                 "seat": s,
@@ -257,7 +261,8 @@ def game_replay(request: HttpRequest, pk: int) -> HttpResponse:
             }
             for s in game.seats.all()
         ],
-        "rounds": range(rules.ROUNDS + 1),
+        "rounds": range(played + 1),
+        "last_round": played,
     }
     template = "games/replay.html"
     if request.htmx:

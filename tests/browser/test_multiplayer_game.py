@@ -23,12 +23,20 @@ def sign_in(page: Any, base: str, username: str) -> None:
     page.wait_for_url(f"{base}/")
 
 
+def settle(page: Any) -> None:
+    """Wait until no htmx request is in flight: the board is the one the server last drew."""
+    page.wait_for_function("!document.querySelector('.htmx-request')")
+
+
 def play_round(page: Any, place_worker: bool) -> None:
+    settle(page)
     page.locator("[data-slot]").last.click()
     page.locator(".card--draft").first.wait_for()
+    settle(page)
     if place_worker:
         page.locator("[data-role=place]").first.click()
         page.locator("[data-role=selected]").first.wait_for()
+        settle(page)
     page.locator("[data-key=commit]").click()
 
 

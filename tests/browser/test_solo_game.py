@@ -24,9 +24,16 @@ def sign_up(page: Any, base: str) -> None:
     page.wait_for_url(f"{base}/")
 
 
+def settle(page: Any) -> None:
+    """Wait until no htmx request is in flight: the board is the one the server last drew."""
+    page.wait_for_function("!document.querySelector('.htmx-request')")
+
+
 def click_and_wait(page: Any, locator: Any, expect: str) -> None:
+    settle(page)
     locator.click()
     page.locator(expect).first.wait_for()
+    settle(page)
 
 
 def test_sign_up_and_play_a_whole_solo_game_with_both_variants(page: Any, live_server: Any) -> None:
@@ -43,6 +50,9 @@ def test_sign_up_and_play_a_whole_solo_game_with_both_variants(page: Any, live_s
         if round_number % 3 == 0:  # turn the card with the keyboard now and then
             page.keyboard.press("r")
             page.wait_for_url("**rot=90**")
+            # The redrawn board turns on from 90 degrees.
+            page.locator('[data-key=rotate][href*="rot=180"]').wait_for()
+            settle(page)
         click_and_wait(page, page.locator("[data-slot]").last, ".card--draft")
         sources = page.locator("[data-role=source]")
         if round_number >= 3 and not moved and sources.count():
@@ -51,6 +61,7 @@ def test_sign_up_and_play_a_whole_solo_game_with_both_variants(page: Any, live_s
             moved = True
         elif round_number <= 7:
             click_and_wait(page, page.locator("[data-role=place]").first, "[data-role=selected]")
+        settle(page)
         page.locator("[data-key=commit]").click()
         expect = "[data-testid=final-result]" if round_number == 16 else "[data-testid=round]"
         page.locator(expect).wait_for()

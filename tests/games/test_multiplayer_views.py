@@ -332,3 +332,35 @@ def test_a_commit_after_the_deadline_says_so_on_the_board(players: list[User]) -
     page = response.content.decode()
     assert "You ran out of time and have left this game." in page
     assert 'data-testid="left"' in page
+
+
+def test_the_replay_of_a_game_someone_left_steps_through_every_round(
+    players: list[User],
+) -> None:
+    ana, ben, cy = players
+    game = started_game([ana, ben, cy])
+    for player in players:
+        play_turn(game, player)
+    services.seat_resign(game=game, user=ben)
+    for _ in range(rules.ROUNDS - 1):
+        play_turn(game, ana)
+        play_turn(game, cy)
+    client = client_for(ben)
+    url = reverse("games:replay", kwargs={"pk": game.pk})
+    for shown in (1, 2, 9, 16):
+        response = client.get(url, {"round": shown})
+        assert response.status_code == 200
+        assert f"After round {shown} of 16" in response.content.decode()
+
+
+def test_the_replay_of_an_abandoned_game_shows_no_unplayed_card(
+    user, solo_game, play_rounds
+) -> None:
+    game = play_rounds(solo_game, 2)
+    services.seat_resign(game=game, user=user)
+    page = Client()
+    page.force_login(user)
+    response = page.get(reverse("games:replay", kwargs={"pk": game.pk}), {"round": 16})
+    text = response.content.decode()
+    assert "After round 2 of 16" in text
+    assert f"card {game.cards[2]}<" not in text and "Next round" not in text
