@@ -68,10 +68,10 @@ def _with_seats() -> QuerySet[Game]:
 
 
 def _load(request: HttpRequest, pk: int) -> tuple[Game, rules.Game, Seat | None]:
-    game = get_object_or_404(Game.objects.only("id", "status", "deadline"), pk=pk)
-    # Deadlines are enforced whenever a game is looked at, not only by the scheduler.
-    services.deadlines_enforce(game=game)
     game = get_object_or_404(_with_seats(), pk=pk)
+    # Deadlines are enforced whenever a game is looked at, not only by the scheduler.
+    if services.deadlines_enforce(game=game):
+        game = get_object_or_404(_with_seats(), pk=pk)
     seat = selectors.seat_for(game, request.user)
     if not selectors.can_watch(game, request.user, seat):
         raise Http404(_("No such game."))
@@ -95,9 +95,13 @@ def _render_game(
     status: int = 200,
     template: str = "games/game.html#board",
 ) -> HttpResponse:
-    context = _game_context(game, state, seat, draft_params=draft_params, error=error)
     if not request.htmx:
         template = "games/game.html"
+    # A draft's fragment is the board alone: the table is drawn only where it is shown.
+    with_table = template != "games/game.html#board"
+    context = _game_context(
+        game, state, seat, draft_params=draft_params, error=error, with_table=with_table
+    )
     return render(request, template, context, status=status)
 
 
@@ -108,10 +112,11 @@ def _game_context(
     *,
     draft_params: QueryDict,
     error: str | None = None,
+    with_table: bool = True,
 ) -> dict[str, object]:
     context: dict[str, object] = {"game": game, "state": state, "seat": seat, "error": error}
     seats = list(game.seats.all())
-    if game.mode == Game.Mode.MULTI and not game.is_finished:
+    if with_table and game.mode == Game.Mode.MULTI and not game.is_finished:
         context["table"] = _table(game, state, seats, seat)
     if state.is_over or game.is_finished:
         context["final"] = [

@@ -254,17 +254,6 @@ def daily_attempt(*, user: User, day: datetime.date) -> DailyAttempt:
     return DailyAttempt(game, game is not None and game.is_finished)
 
 
-def daily_games_visible(*, user: User, day: datetime.date) -> bool:
-    """Whether ``user`` may see other players' landscapes of that day's challenge.
-
-    Past days: everyone. The running day: only players who finished their own attempt,
-    so that no one can look at the day's cards before playing them.
-    """
-    if day < today():
-        return True
-    return daily_attempt(user=user, day=day).finished
-
-
 def daily_days(*, before: datetime.date, count: int = 14) -> list[datetime.date]:
     """The days before ``before`` to offer as links (the challenge has no start date)."""
     return [before - datetime.timedelta(days=n) for n in range(1, count + 1)]
