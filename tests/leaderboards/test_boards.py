@@ -10,6 +10,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
+from time_machine import TimeMachineFixture
 
 from accounts.models import User
 from games.models import Ruleset
@@ -42,7 +43,24 @@ def test_best_score_board_of_each_ruleset_ranks_each_players_best(
     assert reverse("accounts:profile", args=["ana"]) in page
 
 
+# The weekly board's edges (weeks start on Monday, 00:00 UTC), the turn of a year among them.
+WEEK_EDGES = {
+    "monday-00:30": datetime.datetime(2026, 6, 8, 0, 30, tzinfo=datetime.UTC),
+    "sunday-23:30": datetime.datetime(2026, 6, 14, 23, 30, tzinfo=datetime.UTC),
+    "new-year-monday-00:30": datetime.datetime(2029, 1, 1, 0, 30, tzinfo=datetime.UTC),
+    "new-year-sunday-23:30": datetime.datetime(2028, 12, 31, 23, 30, tzinfo=datetime.UTC),
+}
+
+
+@pytest.fixture(params=[None, *WEEK_EDGES], ids=["wednesday", *WEEK_EDGES])
+def week_edge(request: pytest.FixtureRequest, time_machine: TimeMachineFixture) -> None:
+    """Runs the test on the suite's pinned Wednesday, then at each edge of a week."""
+    if request.param is not None:
+        time_machine.move_to(WEEK_EDGES[request.param], tick=True)
+
+
 @pytest.mark.parametrize("ruleset", RULESETS)
+@pytest.mark.usefixtures("week_edge")
 def test_week_board_counts_only_games_since_monday(client: Client, ruleset: Ruleset) -> None:
     ana, ben = UserFactory(username="ana"), UserFactory(username="ben")
     now = timezone.now()
@@ -228,7 +246,8 @@ def fill_boards(players: int) -> User:
     """
     users = UserFactory.create_batch(players)
     game = GameFactory(status="finished", round=17)
-    at = timezone.now() - datetime.timedelta(hours=1)
+    # Now, not an hour ago: an hour before Monday 00:30 is last week, off the weekly board.
+    at = timezone.now()
     SoloStanding.objects.bulk_create(
         SoloStanding(
             user=user,
@@ -254,6 +273,7 @@ def fill_boards(players: int) -> User:
 
 
 @pytest.mark.parametrize("kind", ["best", "week", "average", "rating"])
+@pytest.mark.usefixtures("week_edge")
 def test_each_board_costs_the_same_queries_with_3_or_30_rows(client: Client, kind: str) -> None:
     def queries_for(viewer: User) -> int:
         client.force_login(viewer)
