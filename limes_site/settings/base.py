@@ -36,11 +36,17 @@ INSTALLED_APPS = [
     # Wraps the template loaders itself (see template_partials.apps), so that
     # "page.html#fragment" names load a single partial.
     "template_partials",
+    "django_tasks",
+    "django_tasks_db",
     "accounts",
     "games",
     "leaderboards",
     "moderation",
 ]
+
+# Work that must not run inside a player's request (computer players' turns, analyses)
+# goes to a queue in the database; `manage.py db_worker` runs it.
+TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",

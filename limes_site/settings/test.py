@@ -43,3 +43,7 @@ ACCOUNT_RATE_LIMITS = {
     "reset_password": "1000/m/ip,5/m/key",
     "reset_password_from_key": "1000/m/ip",
 }
+
+# Tasks run at once, inside the request or service that enqueues them, so a test sees
+# their effect without a worker.
+TASKS = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}
