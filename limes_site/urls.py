@@ -6,7 +6,10 @@ from django.contrib import admin
 from django.urls import include, path
 from django.views.i18n import set_language
 
+from limes_site.observability import health
+
 urlpatterns = [
+    path("health/", health, name="health"),
     path("admin/", admin.site.urls),
     path("accounts/", include("allauth.urls")),
     path("players/", include("accounts.urls", namespace="accounts")),
