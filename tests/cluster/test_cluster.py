@@ -184,6 +184,18 @@ def game_path(answer: Answer) -> str:
     return path
 
 
+def refused_at(port: int) -> None:
+    """Wait until nothing listens on ``port`` (a killed process takes a moment to go)."""
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+        except ConnectionRefusedError:
+            return
+        time.sleep(0.01)
+    raise AssertionError(f"something still listens on {port} 10 s after the kill")
+
+
 def moves_in(cluster: Cluster, path: str) -> list[tuple[int, int]]:
     """(seat, round) of every stored move of the game, straight from the database."""
     pk = int(path.strip("/").split("/")[-1])
@@ -276,6 +288,7 @@ def test_the_proxy_keeps_a_game_going_when_an_app_server_is_killed_and_back(
     play(range(1, 6))
     app1 = cluster.pid("app1")
     os.killpg(app1, signal.SIGKILL)
+    refused_at(cluster.app_ports["app1"])
     # No request was in flight: every one after the kill must succeed, served by app2.
     before = len(proxy.request_ids)
     play(range(6, rules.ROUNDS + 1))
