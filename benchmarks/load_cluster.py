@@ -146,15 +146,19 @@ def kill_app1(args: argparse.Namespace, at: float, restart_after: float | None) 
         print(f"restarted app1 at {at + restart_after:.0f} s", flush=True)
 
 
-def check_moves(args: argparse.Namespace, moves_file: Path) -> tuple[int, int, int, int, int]:
-    """(acknowledged, failed, lost, doubled, unacknowledged) commits, checked in the database."""
+def check_moves(args: argparse.Namespace, moves_file: Path) -> dict[str, int]:
+    """Every commit the clients sent, against the moves stored in the database."""
+    sent: set[tuple[int, str, int]] = set()
     acknowledged: set[tuple[int, str, int]] = set()
     failed: set[tuple[int, str, int]] = set()
     for line in moves_file.read_text().splitlines():
         entry = json.loads(line)
         key = (int(entry["game"]), str(entry["player"]), int(entry["round"]))
-        (acknowledged if entry["ok"] else failed).add(key)
-    games = sorted({game for game, _, _ in acknowledged | failed})
+        if entry["ok"] is None:
+            sent.add(key)
+        else:
+            (acknowledged if entry["ok"] else failed).add(key)
+    games = sorted({game for game, _, _ in sent})
     with psycopg.connect(args.database_url) as db:
         rows = db.execute(
             "SELECT s.game_id, u.username, m.round, count(*) FROM games_move m"
@@ -163,10 +167,16 @@ def check_moves(args: argparse.Namespace, moves_file: Path) -> tuple[int, int, i
             (games,),
         ).fetchall()
     stored = {(int(g), str(u), int(r)) for g, u, r, _ in rows}
-    doubled = sum(1 for *_, count in rows if count > 1)
-    lost = len(acknowledged - stored)
-    unacknowledged = len(stored - acknowledged - failed)
-    return len(acknowledged), len(failed), lost, doubled, unacknowledged
+    unanswered = sent - acknowledged - failed
+    return {
+        "acknowledged": len(acknowledged),
+        "failed": len(failed),
+        "lost": len(acknowledged - stored),
+        "doubled": sum(1 for *_, count in rows if count > 1),
+        "stored, unanswered at the stop": len(stored & unanswered),
+        "stored, never sent": len(stored - sent),
+        "failed but stored": len(failed & stored),
+    }
 
 
 def run(args: argparse.Namespace, users: int, sessions: Path, out: Path) -> None:
@@ -234,11 +244,8 @@ def run(args: argparse.Namespace, users: int, sessions: Path, out: Path) -> None
         for row in list(csv.DictReader(failures_file.open(encoding="utf-8")))[:10]:
             error = row["Error"][:150]
             print(f"failure: {row['Method']} {row['Name']} ×{row['Occurrences']}: {error}")
-    acknowledged, failed, lost, doubled, unacknowledged = check_moves(args, moves_file)
-    print(
-        f"Moves: {acknowledged} acknowledged, {failed} failed; in the database: "
-        f"{lost} lost, {doubled} doubled, {unacknowledged} stored without an acknowledged commit"
-    )
+    counts = check_moves(args, moves_file)
+    print("Moves: " + ", ".join(f"{name} {count}" for name, count in counts.items()))
 
 
 def main() -> None:

@@ -88,7 +88,8 @@ def _close_moves(**kwargs: object) -> None:
     _moves_file.close()
 
 
-def _record_move(game: str, player: str, round_number: int, ok: bool) -> None:
+def _record_move(game: str, player: str, round_number: int, ok: bool | None) -> None:
+    # ok None: sent, no answer yet (a run that stops may cut the answer off).
     line = {"game": int(game), "player": player, "round": round_number, "ok": ok}
     with _moves_lock:
         _moves_file.write(json.dumps(line) + "\n")
@@ -133,6 +134,7 @@ class SignedIn(HttpUser):
     def commit(self, path: str, round_number: int, fields: dict[str, str]) -> str | None:
         game = GAME_PATH.search(path)
         assert game is not None
+        _record_move(game.group(1), self.player["username"], round_number, None)
         with self.post(f"{path}play/", "commit", {"round": str(round_number), **fields}) as answer:
             text = answer.text or ""
             ok = answer.status_code == 200 and 'data-testid="error"' not in text

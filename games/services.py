@@ -18,6 +18,7 @@ import rules
 from accounts.models import User
 from games.daily import daily_seed, today
 from games.models import Game, Move, Ruleset, Seat, SoloResult
+from games.pollstate import poll_state_publish
 from games.selectors import deck, game_moves, move_to_turn, player_key, rules_game, seat_of
 from games.signals import game_finished
 
@@ -284,6 +285,7 @@ def _touch(game: Game, *fields: str) -> None:
     # Every change a waiting page must show moves the version its polls compare.
     game.version += 1
     game.save(update_fields=["version", "updated_at", *fields])
+    poll_state_publish(game)
 
 
 def _next_deadline(game: Game, now: datetime.datetime, *, players: int) -> datetime.datetime | None:

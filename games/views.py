@@ -27,6 +27,7 @@ from games.boardview import Draft, card_zones, game_page, replay_page
 from games.decorators import poll
 from games.forms import JoinByCodeForm, NewGameForm, NewMultiGameForm
 from games.models import Game, Seat
+from games.pollstate import poll_state
 
 
 def home(request: HtmxHttpRequest) -> HttpResponse:
@@ -324,14 +325,15 @@ def _message(error: Exception) -> str:
 def game_poll(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Has the game changed since version ``v``? 204 if not; else the parts to redraw.
 
-    The unchanged answer, which almost every poll gets, costs one primary-key query and
-    does not even load the session: the version number tells nobody anything.
+    The unchanged answer, which almost every poll gets, reads the version from the cache
+    (``games.pollstate``), not the database, and does not even load the session: the
+    version number tells nobody anything.
     """
     try:
         version = int(request.GET.get("v", ""))
     except ValueError:
         return HttpResponseBadRequest(_("The version could not be read."))
-    row = Game.objects.filter(pk=pk).values_list("version", "deadline").first()
+    row = poll_state(pk)
     if row is None:
         raise Http404(_("No such game."))
     current, deadline = row
