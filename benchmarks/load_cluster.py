@@ -202,7 +202,9 @@ def run(args: argparse.Namespace, users: int, sessions: Path, out: Path) -> None
             target=kill_app1, args=(args, args.kill_app1_at, args.restart_after), daemon=True
         )
     load_before = Path("/proc/loadavg").read_text().split()[:3]
-    before = (group_cpu(folder), cpu_seconds("postgres: "), machine_busy_seconds())
+    # PostgreSQL's backends serving this database (others come and go with their tests).
+    backends = " postgres " + args.database_url.rsplit("/", 1)[1].split("?")[0] + " "
+    before = (group_cpu(folder), cpu_seconds(backends), machine_busy_seconds())
     start = time.perf_counter()
     with (out / f"locust-{users}.log").open("wb") as log:
         locust = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=log)
@@ -210,7 +212,7 @@ def run(args: argparse.Namespace, users: int, sessions: Path, out: Path) -> None
         killer.start()
     locust.wait(timeout=args.duration + 120)
     wall = time.perf_counter() - start
-    after = (group_cpu(folder), cpu_seconds("postgres: "), machine_busy_seconds())
+    after = (group_cpu(folder), cpu_seconds(backends), machine_busy_seconds())
     load_after = Path("/proc/loadavg").read_text().split()[:3]
     usage = os.times()
     locust_cpu = usage.children_user + usage.children_system - args._children_cpu
@@ -238,6 +240,16 @@ def run(args: argparse.Namespace, users: int, sessions: Path, out: Path) -> None
             f"| {name} | {row['Request Count']} | {row['Failure Count']} | {row['50%']} "
             f"| {row['95%']} | {row['99%']} | {float(row['Max Response Time']):.0f} "
             f"| {float(row['Requests/s']):.1f} |"
+        )
+    total = rows.get("Aggregated")
+    if total is not None and int(total["Request Count"]):
+        served = int(total["Request Count"])
+        per_request = (cluster + database) / served
+        print(
+            f"Server CPU per request (cluster and PostgreSQL, the mix above): "
+            f"{per_request * 1e3:.1f} ms; at {served / wall:.1f} requests/s from {users} users, "
+            f"two cores of its own would be 70% busy with about "
+            f"{0.7 * (os.cpu_count() or 1) / per_request / (served / wall) * users:.0f} users"
         )
     failures_file = Path(f"{prefix}_failures.csv")
     if failures_file.exists():
