@@ -222,12 +222,16 @@ def run(args: argparse.Namespace, users: int, sessions: Path, out: Path) -> None
 
     cluster, database, machine = (b - a for a, b in zip(before, after, strict=True))
     print(f"\n### {users} users, {args.duration} s" + (" (app1 killed)" if killer else ""))
-    print(
-        f"CPU: cluster {cluster:.1f} s, PostgreSQL {database:.1f} s, locust {locust_cpu:.1f} s, "
-        f"anything else {machine - cluster - database - locust_cpu:.1f} s, "
-        f"of {wall * (os.cpu_count() or 1):.0f} core-seconds; "
-        f"load average {' '.join(load_before)} before, {' '.join(load_after)} after"
-    )
+    if killer is not None:
+        print("CPU: not counted (the killed server's processes took theirs with them)")
+    else:
+        print(
+            f"CPU: cluster {cluster:.1f} s, PostgreSQL {database:.1f} s, "
+            f"locust {locust_cpu:.1f} s, "
+            f"anything else {machine - cluster - database - locust_cpu:.1f} s, "
+            f"of {wall * (os.cpu_count() or 1):.0f} core-seconds; "
+            f"load average {' '.join(load_before)} before, {' '.join(load_after)} after"
+        )
     print("| request | count | failures | p50 ms | p95 ms | p99 ms | max ms | req/s |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
     with open(f"{prefix}_stats.csv", encoding="utf-8") as stats:
