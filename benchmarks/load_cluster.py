@@ -246,7 +246,7 @@ def run(args: argparse.Namespace, users: int, sessions: Path, out: Path) -> None
             f"| {float(row['Requests/s']):.1f} |"
         )
     total = rows.get("Aggregated")
-    if total is not None and int(total["Request Count"]):
+    if killer is None and total is not None and int(total["Request Count"]):
         served = int(total["Request Count"])
         per_request = (cluster + database) / served
         print(

@@ -9,9 +9,12 @@ page model); it decides no rule and writes nothing.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from urllib.parse import urlencode
 
 from django.http import QueryDict
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -109,6 +112,30 @@ class ZoneView:
     link: str | None = None  # query string of the draft this zone's click leads to
     role: str = ""  # "place", "source", "selected", "target" or ""
     label: str = ""
+
+    @property
+    def svg(self) -> SafeString:
+        """The zone's picture (terrain, hut, workers) as inline SVG."""
+        return _zone_svg(self.terrain, self.hut, self.workers, self.label)
+
+
+@lru_cache(maxsize=1024)
+def _zone_svg(terrain: str, hut: bool, workers: int, label: str) -> SafeString:
+    # A board draws up to 64 zones and only a few hundred distinct ones exist: built once
+    # each in Python, not through a template include per zone on every request.
+    parts = [
+        f'<svg class="zone-art" viewBox="0 0 50 50" role="img" '
+        f'aria-label="{escape(label or terrain)}"><use href="#t-{escape(terrain)}"/>'
+    ]
+    if hut:
+        parts.append('<use href="#hut"/>')
+    if workers:
+        parts.append('<use href="#worker"/>')
+        if workers > 1:
+            parts.append(f'<text x="24" y="20" class="worker-count">×{workers}</text>')
+    parts.append("</svg>")
+    # Safe: the only text from outside, the label and the terrain, is escaped above.
+    return mark_safe("".join(parts))
 
 
 @dataclass
