@@ -26,6 +26,7 @@ def request_log(caplog: pytest.LogCaptureFixture) -> Iterator[pytest.LogCaptureF
     """Captures the request log (which does not propagate to the root logger)."""
     logger = logging.getLogger("limes.request")
     logger.addHandler(caplog.handler)
+    caplog.set_level(logging.INFO, logger="limes.request")
     try:
         yield caplog
     finally:
