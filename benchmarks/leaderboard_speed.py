@@ -1,10 +1,10 @@
 """Server time of every board page and of profile pages on a database at size.
 
-    python manage.py synthesize --players 50000 --solo 1000000 --multi 100000   # once
+    python benchmarks/synthesize.py --players 50000 --solo 1000000 --multi 100000   # once
     DATABASE_URL=postgresql://postgres@127.0.0.1:5432/limes_bench \
         python benchmarks/leaderboard_speed.py [--repeat 40] [--explain]
 
-Run by hand against a database filled by ``manage.py synthesize`` (see benchmarks/README.md);
+Run by hand against a database filled by ``benchmarks/synthesize.py`` (see benchmarks/README.md);
 it only reads (signing in writes a session row). Requests go through Django's test client
 in this process, so the figures are the server's own time: middleware, view, queries and
 template, without network or queueing. Each page is fetched twice untimed, then
@@ -64,7 +64,7 @@ def main() -> None:
         "multiplayer seats": PlayerResult.objects.filter(mode="multi").count(),
     }
     if not counts["solo results"]:
-        sys.exit("This database has no results: fill it with manage.py synthesize first.")
+        sys.exit("This database has no results: fill it with benchmarks/synthesize.py first.")
     print(", ".join(f"{value:,} {name}" for name, value in counts.items()))
 
     # Viewers: the median player of the standard best-score board (own rank far below the

@@ -14,8 +14,7 @@ from django.utils import timezone
 from accounts.models import Notification, User
 from moderation import services
 from moderation.models import AuditEntry, Report
-from tests.factories import SeatFactory, UserFactory
-from tests.moderation.conftest import ReportFactory
+from tests.factories import ReportFactory, SeatFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 
