@@ -6,11 +6,13 @@ from typing import TYPE_CHECKING
 
 import pytest
 from django.core.exceptions import PermissionDenied
+from django.db import connection
 
 import rules
 from accounts.models import User
 from games import selectors, services
 from games.models import Game, Move, SoloResult
+from games.signals import game_finished
 from tests.factories import UserFactory, reference_turn_for
 
 if TYPE_CHECKING:
@@ -191,3 +193,45 @@ def test_two_simultaneous_submissions_of_a_round_apply_it_once(race: Race) -> No
     assert Move.objects.filter(seat__game=game).count() == 1
     game.refresh_from_db()
     assert game.round == 2
+
+
+def test_finishing_a_game_sends_game_finished_once_with_the_final_seats(
+    solo_game: Game, play_rounds: Play
+) -> None:
+    heard: list[dict[str, object]] = []
+
+    def listen(sender: type[Game], **event: object) -> None:
+        # Inside the finishing transaction: the result is there before it commits.
+        assert connection.in_atomic_block
+        heard.append(event)
+
+    game_finished.connect(listen)
+    try:
+        game = play_rounds(solo_game, 16)
+    finally:
+        game_finished.disconnect(listen)
+    assert len(heard) == 1
+    event = heard[0]
+    assert event["game"] == game and game.is_finished
+    seats = event["seats"]
+    assert [seat.score for seat in seats] == [SoloResult.objects.get(game=game).score]  # type: ignore[attr-defined]
+    assert event["state"].is_over  # type: ignore[attr-defined]
+
+
+def test_a_receiver_that_fails_undoes_the_finish(solo_game: Game, play_rounds: Play) -> None:
+    game = play_rounds(solo_game, 15)
+    before = snapshot(game)
+
+    def fail(sender: type[Game], **event: object) -> None:
+        raise RuntimeError("the boards could not be written")
+
+    game_finished.connect(fail)
+    try:
+        round_number, turn = reference_turn_for(game)
+        with pytest.raises(RuntimeError):
+            services.move_submit(
+                game=game, user=game.created_by, round_number=round_number, turn=turn
+            )
+    finally:
+        game_finished.disconnect(fail)
+    assert snapshot(game) == before
