@@ -24,16 +24,17 @@ from __future__ import annotations
 import itertools
 import json
 import os
+import queue
 import random
 import re
 import sys
 import threading
+import time
 from pathlib import Path
 from urllib.parse import urlencode
 
-import gevent
-from gevent.queue import Empty, Queue
 from locust import HttpUser, between, constant, events, task
+from locust.clients import ResponseContextManager
 from locust.exception import StopUser
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -69,23 +70,26 @@ def _load_sessions() -> list[dict[str, str]]:
 _sessions = _load_sessions()
 _next_session = itertools.count()
 # Invitations (game path, code) from openers to joiners.
-_open_games: Queue[tuple[str, str]] = Queue()
+_open_games: queue.Queue[tuple[str, str]] = queue.Queue()
 _moves_lock = threading.Lock()
 _moves_file = open(  # noqa: SIM115 - open for the whole run, closed at its end
     os.environ.get("LIMES_LOAD_MOVES", "var/load/moves.jsonl"), "a", encoding="utf-8"
 )
 
 
-@events.test_start.add_listener
 def _loopback_only(environment: object, **kwargs: object) -> None:
     host = getattr(environment, "host", "") or ""
     if not (host.startswith(ALLOWED_HOST + ":") or host == ALLOWED_HOST):
         raise SystemExit(f"refusing to load {host!r}: only {ALLOWED_HOST} is a target")
 
 
-@events.quitting.add_listener
 def _close_moves(**kwargs: object) -> None:
     _moves_file.close()
+
+
+# locust's event hooks carry no types.
+events.test_start.add_listener(_loopback_only)  # type: ignore[no-untyped-call]
+events.quitting.add_listener(_close_moves)  # type: ignore[no-untyped-call]
 
 
 def _record_move(game: str, player: str, round_number: int, ok: bool | None) -> None:
@@ -109,17 +113,25 @@ class SignedIn(HttpUser):
         self.client.cookies.set("sessionid", self.player["sessionid"])
         self.csrf = ""
 
-    def get(self, path: str, name: str, **kwargs: object) -> str:
-        with self.client.get(path, name=name, catch_response=True, **kwargs) as response:
+    def get(self, path: str, name: str, *, htmx: bool = False) -> str:
+        headers = {"HX-Request": "true"} if htmx else None
+        with self.client.get(path, name=name, headers=headers, catch_response=True) as response:
             if response.status_code not in (200, 204):
                 response.failure(f"status {response.status_code}")
                 return ""
-            return self._remember_token(response.text or "")
+            return self._remember_token(str(response.text or ""))
 
-    def post(self, path: str, name: str, data: dict[str, str], **kwargs: object) -> object:
+    def post(
+        self, path: str, name: str, data: dict[str, str], *, follow: bool = True
+    ) -> ResponseContextManager:
         headers = {"X-CSRFToken": self.csrf, "HX-Request": "true"}
         return self.client.post(
-            path, data=data, name=name, headers=headers, catch_response=True, **kwargs
+            path,
+            data=data,
+            name=name,
+            headers=headers,
+            catch_response=True,
+            allow_redirects=follow,
         )
 
     def _remember_token(self, text: str) -> str:
@@ -136,7 +148,7 @@ class SignedIn(HttpUser):
         assert game is not None
         _record_move(game.group(1), self.player["username"], round_number, None)
         with self.post(f"{path}play/", "commit", {"round": str(round_number), **fields}) as answer:
-            text = answer.text or ""
+            text = str(answer.text or "")
             ok = answer.status_code == 200 and 'data-testid="error"' not in text
             _record_move(game.group(1), self.player["username"], round_number, ok)
             if not ok:
@@ -157,7 +169,7 @@ class SoloPlayer(SignedIn):
         variants = VARIANTS[ruleset]
         self.get("/", "home, signed in")
         fields = {name: "on" for name in variants.names()}
-        with self.post("/games/new/", "new game", fields, allow_redirects=False) as created:
+        with self.post("/games/new/", "new game", fields, follow=False) as created:
             location = created.headers.get("Location", "")
             if created.status_code != 302 or not GAME_PATH.search(location):
                 created.failure(f"new game: {created.status_code} {location!r}")
@@ -173,12 +185,12 @@ class SoloPlayer(SignedIn):
             fields = landscape.next_turn(page, round_number)
             thought = self.think()
             # Two redraws on the way to the turn: the card turned, then placed.
-            gevent.sleep(thought * 0.4)
+            time.sleep(thought * 0.4)
             turned = {"rot": fields["rot"]}
-            self.get(f"{url}?{urlencode(turned)}", "board partial", headers={"HX-Request": "true"})
-            gevent.sleep(thought * 0.4)
-            self.get(f"{url}?{urlencode(fields)}", "board partial", headers={"HX-Request": "true"})
-            gevent.sleep(thought * 0.2)
+            self.get(f"{url}?{urlencode(turned)}", "board partial", htmx=True)
+            time.sleep(thought * 0.4)
+            self.get(f"{url}?{urlencode(fields)}", "board partial", htmx=True)
+            time.sleep(thought * 0.2)
             page = self.commit(url, round_number, fields) or ""
         if page and FINAL not in page:
             self.environment.events.request.fire(
@@ -214,7 +226,7 @@ class MultiPlayer(SignedIn):
             # The page keeps polling while its player thinks (draft=1: keep the draft).
             while thought > 0:
                 pause = min(POLL_SECONDS, thought)
-                gevent.sleep(pause)
+                time.sleep(pause)
                 thought -= pause
                 if version is not None:
                     self.poll(url, version, draft=1)
@@ -235,7 +247,7 @@ class MultiPlayer(SignedIn):
             if shown and shown[0] == round_number:
                 return page
             version = page_version(page)
-            gevent.sleep(POLL_SECONDS)
+            time.sleep(POLL_SECONDS)
             update = None if version is None else self.poll(url, version, draft=0)
             if update is None:
                 page = self.get(url, "game page")
@@ -264,7 +276,7 @@ class MultiPlayer(SignedIn):
                 return ""
             if answer.headers.get("HX-Refresh"):
                 return None
-            return answer.text or ""
+            return str(answer.text or "")
 
 
 class Opener(MultiPlayer):
@@ -280,7 +292,7 @@ class Opener(MultiPlayer):
             "live_seconds": "600",
             "correspondence_seconds": "86400",
         }
-        with self.post("/games/new/multi/", "new game", fields, allow_redirects=False) as created:
+        with self.post("/games/new/multi/", "new game", fields, follow=False) as created:
             location = created.headers.get("Location", "")
             match = GAME_PATH.search(location)
             if created.status_code != 302 or not match:
@@ -294,7 +306,7 @@ class Opener(MultiPlayer):
             return None
         _open_games.put((url, code.group(1)))
         for _ in range(300):  # ten minutes at most
-            gevent.sleep(POLL_SECONDS)
+            time.sleep(POLL_SECONDS)
             if self.poll(url, version, draft=0, status="waiting") is None:
                 return url  # the game started: the page reloads
         return None
@@ -309,11 +321,11 @@ class Joiner(MultiPlayer):
         for _ in range(60):
             try:
                 url, code = _open_games.get_nowait()
-            except Empty:
-                gevent.sleep(1)
+            except queue.Empty:
+                time.sleep(1)
                 continue
             self.get(f"/join/{code}/", "invitation")
-            with self.post(f"/join/{code}/", "join", {}, allow_redirects=False) as joined:
+            with self.post(f"/join/{code}/", "join", {}, follow=False) as joined:
                 if joined.status_code != 302:
                     joined.failure(f"join: {joined.status_code}")
                     return None

@@ -8,8 +8,7 @@ from django.core.cache import cache
 from accounts.models import User
 from games import services
 from games.pollstate import poll_state, poll_state_key
-from tests.factories import UserFactory
-from tests.games.conftest import play_turn, started_game
+from tests.factories import UserFactory, play_turn, started_game
 
 pytestmark = pytest.mark.django_db
 
