@@ -310,3 +310,21 @@ def test_the_proxy_keeps_a_game_going_when_an_app_server_is_killed_and_back(
         back = answer.request_id in {line["request_id"] for line in cluster.log_lines("app1")}
         time.sleep(0.2)
     assert back, "app1 got no request within 60 s of coming back"
+
+
+def test_failed_sign_ins_are_counted_once_across_app_servers(cluster: Cluster) -> None:
+    app1, app2 = cluster.app_ports["app1"], cluster.app_ports["app2"]
+    Browser([app1]).sign_up("e2e_limit")
+    # Form and answer on one server, then the next attempt on the other: three failures on
+    # each. Counted in each process, neither would reach allauth's five per account.
+    stranger = Browser([app1, app1, app2, app2])
+    answers = []
+    for _ in range(6):
+        page = stranger.request("GET", "/accounts/login/")
+        token = FORM_TOKEN.search(page.body)
+        assert token
+        fields = {"csrfmiddlewaretoken": token.group(1), "login": "e2e_limit", "password": "no"}
+        answers.append(stranger.request("POST", "/accounts/login/", fields).body)
+
+    assert all("Too many failed login attempts" not in body for body in answers[:5])
+    assert "Too many failed login attempts" in answers[5]
