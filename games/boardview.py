@@ -43,6 +43,18 @@ class Draft:
             _point(params.get("to")),
         )
 
+    @classmethod
+    def from_turn(cls, turn: rules.Turn) -> Draft:
+        """The draft that commits ``turn`` (a hint shown as the player's own choice)."""
+        worker = turn.worker
+        return cls(
+            turn.placement.rotation,
+            turn.placement.card_at,
+            worker.zone if isinstance(worker, rules.PlaceWorker) else None,
+            worker.source if isinstance(worker, rules.MoveWorker) else None,
+            worker.target if isinstance(worker, rules.MoveWorker) else None,
+        )
+
     def params(self, **changes: object) -> str:
         """The query string of this draft with some fields changed."""
         values = {

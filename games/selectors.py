@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.db.models import Avg, Count, F, Max, Prefetch, Q, QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 import rules
 from accounts.models import User
@@ -30,7 +31,7 @@ def move_to_turn(move: Move) -> rules.Turn:
 
 def player_key(seat: Seat) -> str:
     """The seat's name inside the rules game and in records."""
-    return seat.user.username
+    return seat.player_key
 
 
 def game_moves(game: Game) -> list[Move]:
@@ -38,6 +39,12 @@ def game_moves(game: Game) -> list[Move]:
     # Within a round, in the order they were committed: a player who left mid-round must
     # leave the rebuilt game at the same point as they left the real one.
     return list(Move.objects.filter(seat__game=game).order_by("round", "id"))
+
+
+def unseen_cards(state: rules.Game) -> list[rules.Card]:
+    """The deck's cards not yet revealed in ``state``: what a fair player may know of them."""
+    revealed = set(state.revealed)
+    return [card for card in state.deck if card.number not in revealed]
 
 
 def rules_game(
@@ -192,3 +199,30 @@ def waiting_count(user: User) -> int:
         game__mode=Game.Mode.MULTI,
         rounds_played__lt=F("game__round"),
     ).count()
+
+
+def hint_refusal(game: Game, seats: list[Seat], user: User) -> tuple[str, int] | None:
+    """Why ``user`` may not take a hint now (message, HTTP status), or ``None`` if they may.
+
+    Hints are for solo games and games against computer players only, never the daily
+    challenge, and for the round the player still has to play.
+    """
+    seat = next((s for s in seats if s.user_id is not None and s.user_id == user.pk), None)
+    if seat is None:
+        return _("You do not play in this game."), 403
+    if not game.is_active:
+        if game.is_open:
+            return _("This game has not started yet."), 409
+        if game.status == Game.Status.CANCELLED:
+            return _("This game was cancelled."), 409
+        return _("This game is over."), 409
+    if game.daily is not None:
+        return _("The daily challenge is played without hints."), 409
+    if any(not s.is_bot and s.pk != seat.pk for s in seats):
+        # Against people, a hint would be the computer playing for one of them.
+        return _("Hints are only for games without other people."), 409
+    if seat.status != Seat.Status.PLAYING:
+        return _("You have left this game."), 409
+    if seat.rounds_played >= game.round:
+        return _("You have already played this round."), 409
+    return None

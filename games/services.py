@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime
 import random
 import secrets
+from collections.abc import Callable, Sequence
 
 from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -17,8 +18,18 @@ from django.utils.translation import gettext as _
 import leaderboards.services
 import rules
 from accounts.models import User
-from games.models import Game, Move, Ruleset, Seat, SoloResult
-from games.selectors import deck, game_moves, move_to_turn, player_key, rules_game
+from games import tasks
+from games.analysis import assess_seat
+from games.models import BotLevel, Game, GameAnalysis, Move, Ruleset, Seat, SeatAnalysis, SoloResult
+from games.selectors import (
+    deck,
+    game_moves,
+    hint_refusal,
+    move_to_turn,
+    player_key,
+    rules_game,
+    unseen_cards,
+)
 
 
 class MoveRejected(ValidationError):
@@ -90,15 +101,21 @@ def game_create_multi(
     diagonal: bool = False,
     ferryman: bool = False,
     seed: int | None = None,
+    bots: Sequence[str] = (),
 ) -> Game:
     """Open a game for 2 to 8 players; the creator takes the first seat.
 
+    ``bots``: the level of each computer player to seat at once (up to ``seats_max - 1``).
     It waits for players (in the lobby if ``listed``, else only by its invitation code)
     until the creator starts it or the last seat is taken.
     """
     _check_not_banned(user)
     if not 2 <= seats_max <= MAX_SEATS:
         raise MoveRejected(_("A game has 2 to %d seats.") % MAX_SEATS)
+    if len(bots) > seats_max - 1:
+        raise MoveRejected(_("Computer players can take every seat but yours, no more."))
+    for level in bots:
+        _check_bot_level(level)
     if pace not in ROUND_SECONDS:
         raise MoveRejected(_("Choose a pace: live or correspondence."))
     round_seconds = round_seconds or DEFAULT_ROUND_SECONDS[Game.Pace(pace)]
@@ -123,7 +140,59 @@ def game_create_multi(
     )
     game.full_clean()
     game.save()
-    Seat.objects.create(game=game, user=user, position=1)
+    seats = [Seat.objects.create(game=game, user=user, position=1)]
+    for position, level in enumerate(bots, start=2):
+        seats.append(Seat.objects.create(game=game, bot_level=level, position=position))
+    if len(seats) == seats_max:
+        _start(game, seats)
+    return game
+
+
+def _check_bot_level(level: str) -> None:
+    if level not in BotLevel.values:
+        raise MoveRejected(_("Choose a level for the computer player: easy, reference or strong."))
+
+
+@transaction.atomic
+def seat_add_bot(*, game: Game, user: User, level: str) -> Seat:
+    """Seat a computer player of ``level`` in a game that has not started; the creator's call.
+
+    Taking the last seat starts the game, as a person joining would.
+    """
+    _check_bot_level(level)
+    game, seats = _locked(game.pk)
+    if game.created_by_id != user.pk:
+        raise PermissionDenied(_("Only the player who created this game can add computer players."))
+    if not game.is_open:
+        raise MoveRejected(_closed_message(game), status=409)
+    if len(seats) >= game.seats_max:
+        raise MoveRejected(_("This game is full."), status=409)
+    taken = {seat.position for seat in seats}
+    position = next(p for p in range(1, game.seats_max + 1) if p not in taken)
+    seat = Seat.objects.create(game=game, bot_level=level, position=position)
+    seats.append(seat)
+    if len(seats) == game.seats_max:
+        _start(game, sorted(seats, key=lambda s: s.position))
+    else:
+        _touch(game)
+    return seat
+
+
+@transaction.atomic
+def seat_remove_bot(*, game: Game, user: User, seat_id: int) -> Game:
+    """Take a computer player out of a game that has not started; the creator's call."""
+    game, seats = _locked(game.pk)
+    if game.created_by_id != user.pk:
+        raise PermissionDenied(
+            _("Only the player who created this game can remove computer players.")
+        )
+    seat = next((s for s in seats if s.pk == seat_id and s.is_bot), None)
+    if seat is None:
+        raise MoveRejected(_("No such computer player in this game."), status=404)
+    if not game.is_open:
+        raise MoveRejected(_closed_message(game), status=409)
+    seat.delete()
+    _touch(game)
     return game
 
 
@@ -232,6 +301,16 @@ def _start(game: Game, seats: list[Seat]) -> None:
     game.deadline = _next_deadline(game, now, players=len(seats))
     _touch(game, "status", "started_at", "seats_max", "deadline")
     _notify_round(game, seats)
+    _bots_enqueue(game, seats)
+
+
+def _bots_enqueue(game: Game, seats: list[Seat]) -> None:
+    """Once this round's card is revealed (committed), let the computer players play it."""
+    if not any(seat.is_bot and seat.status == Seat.Status.PLAYING for seat in seats):
+        return
+    game_id, round_number = game.pk, game.round
+    # After the commit: the worker must see the round, and a rolled-back round has no card.
+    transaction.on_commit(lambda: tasks.bots_play.enqueue(game_id, round_number))
 
 
 def _touch(game: Game, *fields: str) -> None:
@@ -255,6 +334,7 @@ def _notify_round(game: Game, seats: list[Seat]) -> None:
         seat.user.email
         for seat in seats
         if seat.status == Seat.Status.PLAYING
+        and seat.user is not None
         and seat.user.notify_by_email
         and seat.user.email
         and not seat.user.is_deleted
@@ -296,18 +376,53 @@ def move_submit(*, game: Game, user: User, round_number: int, turn: rules.Turn) 
     # A deadline that has passed is enforced first, in its own transaction, so that the
     # time-out stands even though this commit is then refused.
     deadlines_enforce(game=game)
+    return _submit(
+        game_id=game.pk,
+        seat_of=lambda seats: next((s for s in seats if s.user_id == user.pk), None),
+        round_number=round_number,
+        turn=turn,
+    )
+
+
+def bot_move_submit(*, game: Game, seat: Seat, round_number: int, turn: rules.Turn) -> Game:
+    """Commit a computer player's round: the same path, lock and checks as a person's."""
+    if not seat.is_bot:
+        raise PermissionDenied(_("Only a computer player's seat plays by itself."))
+    return _submit(
+        game_id=game.pk,
+        seat_of=lambda seats: next((s for s in seats if s.pk == seat.pk), None),
+        round_number=round_number,
+        turn=turn,
+    )
+
+
+def _submit(
+    *,
+    game_id: int,
+    seat_of: Callable[[list[Seat]], Seat | None],
+    round_number: int,
+    turn: rules.Turn,
+) -> Game:
     try:
         with transaction.atomic():
-            return _move_submit(game_id=game.pk, user=user, round_number=round_number, turn=turn)
+            return _move_submit(
+                game_id=game_id, seat_of=seat_of, round_number=round_number, turn=turn
+            )
     except IntegrityError:
         # The row lock already serialises commits; the unique constraint is the last word
         # should two requests for one round ever get past it.
         raise MoveRejected(_("This round has already been played."), status=409) from None
 
 
-def _move_submit(*, game_id: int, user: User, round_number: int, turn: rules.Turn) -> Game:
+def _move_submit(
+    *,
+    game_id: int,
+    seat_of: Callable[[list[Seat]], Seat | None],
+    round_number: int,
+    turn: rules.Turn,
+) -> Game:
     game, seats = _locked(game_id)
-    seat = next((s for s in seats if s.user_id == user.pk), None)
+    seat = seat_of(seats)
     if seat is None:
         raise PermissionDenied(_("You do not play in this game."))
     moves = game_moves(game)
@@ -376,6 +491,7 @@ def _settle(game: Game, state: rules.Game, seats: list[Seat], now: datetime.date
     _touch(game, *fields)
     if advanced and not state.is_over:
         _notify_round(game, seats)
+        _bots_enqueue(game, seats)
 
 
 @transaction.atomic
@@ -503,3 +619,146 @@ def _finish(game: Game, state: rules.Game, seats: list[Seat]) -> None:
             abandoned=seat.status != Seat.Status.PLAYING,
         )
     leaderboards.services.game_finished(game=game, seats=seats, state=state)
+    _analysis_enqueue(game)
+
+
+def _analysis_enqueue(game: Game) -> None:
+    # The row exists from the finish on, so the final page can say the analysis is coming.
+    GameAnalysis.objects.get_or_create(game=game)
+    game_id = game.pk
+    transaction.on_commit(lambda: tasks.game_analyse.enqueue(game_id))
+
+
+# -- computer players, hints, analysis -------------------------------------------------------
+
+
+def bots_play(*, game_id: int, round_number: int) -> int:
+    """Play round ``round_number`` for every computer player still to play it.
+
+    Run by the ``bots_play`` task. Each turn is computed outside any lock, then submitted
+    like a person's move; if the round moved on meanwhile (a deadline, a resignation) the
+    turn is dropped. Running twice changes nothing: a round already played is skipped.
+    Returns how many turns were committed.
+    """
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None or not game.is_active or game.round != round_number:
+        return 0
+    seats = list(game.seats.select_related("user").order_by("position"))
+    state = rules_game(game, seats)
+    card = state.current_card
+    if card is None:
+        return 0
+    waiting = set(state.waiting_for())
+    unseen = unseen_cards(state)
+    played = 0
+    for seat in seats:
+        key = player_key(seat)
+        if not seat.is_bot or key not in waiting:
+            continue
+        # The bot sees its own board, this round's card and which cards are left: never
+        # the order of the cards to come.
+        turn = rules.bot_turn(
+            state.boards[key],
+            card,
+            unseen=unseen,
+            variants=state.variants,
+            level=seat.bot_level,
+            seed=game.seed + 100 * round_number + seat.position,
+        )
+        try:
+            bot_move_submit(game=game, seat=seat, round_number=round_number, turn=turn)
+        except MoveRejected:
+            continue  # the round moved on, or this seat played meanwhile: nothing to do
+        played += 1
+    return played
+
+
+def _hint_refusal(game: Game, seats: list[Seat], user: User) -> Exception | None:
+    refusal = hint_refusal(game, seats, user)
+    if refusal is None:
+        return None
+    message, status = refusal
+    return PermissionDenied(message) if status == 403 else MoveRejected(message, status=status)
+
+
+def hint_take(*, game: Game, user: User) -> rules.Turn:
+    """The strong bot's turn for ``user``'s round in play.
+
+    For solo games and games against computer players only (not the daily challenge).
+    The game is marked assisted for good, which keeps it off every board. Raises
+    ``PermissionDenied`` or ``MoveRejected`` (nothing changed) when no hint can be given.
+    """
+    game = Game.objects.get(pk=game.pk)
+    seats = list(game.seats.select_related("user").order_by("position"))
+    refusal = _hint_refusal(game, seats, user)
+    if refusal is not None:
+        raise refusal
+    state = rules_game(game, seats)
+    card = state.current_card
+    assert card is not None
+    round_number = game.round
+    # Computed before taking the lock: the other seats' commits need not wait for it.
+    turn = rules.bot_turn(
+        state.boards[user.username],
+        card,
+        unseen=unseen_cards(state),
+        variants=state.variants,
+        level=BotLevel.STRONG,
+        seed=game.seed + round_number,
+    )
+    with transaction.atomic():
+        game, seats = _locked(game.pk)
+        refusal = _hint_refusal(game, seats, user)
+        if refusal is not None:
+            raise refusal
+        if game.round != round_number:
+            raise MoveRejected(_("The round moved on meanwhile: ask again."), status=409)
+        if not game.assisted:
+            game.assisted = True
+            _touch(game, "assisted")
+    return turn
+
+
+def game_analyse(*, game_id: int) -> GameAnalysis | None:
+    """Compute and store a finished game's analysis once; run by the ``game_analyse`` task.
+
+    A second run finds it done and changes nothing. Human seats only.
+    """
+    game = Game.objects.filter(pk=game_id, status=Game.Status.FINISHED).first()
+    if game is None:
+        return None
+    analysis, _created = GameAnalysis.objects.get_or_create(game=game)
+    if analysis.status == GameAnalysis.Status.DONE:
+        return analysis
+    seats = list(game.seats.select_related("user").order_by("position"))
+    moves = game_moves(game)
+    # The slow part (a few seconds), outside any transaction.
+    results = {
+        seat.pk: assess_seat(game, [m for m in moves if m.seat_id == seat.pk])
+        for seat in seats
+        if not seat.is_bot
+    }
+    with transaction.atomic():
+        analysis = GameAnalysis.objects.select_for_update().get(pk=analysis.pk)
+        if analysis.status == GameAnalysis.Status.DONE:
+            return analysis
+        SeatAnalysis.objects.bulk_create(
+            SeatAnalysis(analysis=analysis, seat_id=seat_id, rounds=rounds, accuracy=accuracy)
+            for seat_id, (rounds, accuracy) in results.items()
+        )
+        analysis.status = GameAnalysis.Status.DONE
+        analysis.completed_at = timezone.now()
+        analysis.save(update_fields=["status", "completed_at"])
+    return analysis
+
+
+def analysis_request(*, game: Game) -> GameAnalysis:
+    """Queue the analysis of a finished game that has none (games older than the feature)."""
+    if not game.is_finished:
+        raise MoveRejected(_("A game is analysed once it is over."), status=409)
+    with transaction.atomic():
+        analysis, created = GameAnalysis.objects.get_or_create(game=game)
+        if created:
+            game_id = game.pk
+            transaction.on_commit(lambda: tasks.game_analyse.enqueue(game_id))
+    return analysis

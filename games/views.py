@@ -22,11 +22,11 @@ from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect, HttpResponseClientRefresh
 
 import rules
-from games import selectors, services
+from games import analysis, selectors, services
 from games.boardview import Draft, card_zones, landscape_view, round_view
 from games.decorators import poll
-from games.forms import JoinByCodeForm, NewGameForm, NewMultiGameForm
-from games.models import Game, Move, Seat
+from games.forms import AddBotForm, JoinByCodeForm, NewGameForm, NewMultiGameForm
+from games.models import BotLevel, Game, Move, Seat
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -116,6 +116,7 @@ def _game_context(
 ) -> dict[str, object]:
     context: dict[str, object] = {"game": game, "state": state, "seat": seat, "error": error}
     seats = list(game.seats.all())
+    context["bot_levels"] = BotLevel.choices
     if with_table and game.mode == Game.Mode.MULTI and not game.is_finished:
         context["table"] = _table(game, state, seats, seat)
     if state.is_over or game.is_finished:
@@ -130,6 +131,9 @@ def _game_context(
         if game.mode == Game.Mode.SOLO and state.is_over:
             total = context["final"][0]["score"].total  # type: ignore[index]
             context["rating"] = rules.solo_rating(total)
+        context["final_with_bots"] = any(s.is_bot for s in seats)
+        if game.is_finished:
+            context["analysis"] = analysis.report(game)
         return context
     if seat is None or not game.is_active:
         return context
@@ -150,6 +154,7 @@ def _game_context(
         error = error or _("That choice could not be read; start the round again.")
     view = round_view(state.boards[player], card, state.variants, draft)
     context.update(round=view, card=card, error=error or view.error)
+    context["hint_allowed"] = selectors.hint_refusal(game, seats, seat.user) is None
     return context
 
 
@@ -180,6 +185,7 @@ def _table(
         )
     return {
         "entries": entries,
+        "with_bots": any(s.is_bot for s in seats),
         "waiting": [s for s in seats if selectors.player_key(s) in waiting],
         "shown_round": game.round - 1 if game.is_active else None,
     }
@@ -254,8 +260,11 @@ def game_replay(request: HttpRequest, pk: int) -> HttpResponse:
         shown_round = played
     # Rebuilt like the game itself, so players who left leave at the same point.
     partial = selectors.rules_game(game, seats, [m for m in moves if m.round <= shown_round])
+    report = analysis.report(game)
+    mistakes = {r.seat.pk: r.mistake_in(shown_round) for r in report.seats}
     context = {
         "game": game,
+        "analysis": report,
         "shown_round": shown_round,
         "card": partial.deck.card(game.cards[shown_round - 1]) if shown_round else None,
         "seats": [
@@ -263,6 +272,7 @@ def game_replay(request: HttpRequest, pk: int) -> HttpResponse:
                 "seat": s,
                 "board": landscape_view(partial.boards[selectors.player_key(s)]),
                 "score": partial.boards[selectors.player_key(s)].landscape.score(),
+                "mistake": mistakes.get(s.pk),
             }
             for s in game.seats.all()
         ],
@@ -331,11 +341,73 @@ def game_new_multi(request: HttpRequest) -> HttpResponse:
             listed=form.cleaned_data["listed"],
             diagonal=form.cleaned_data["diagonal"],
             ferryman=form.cleaned_data["ferryman"],
+            bots=[form.cleaned_data["bot_level"]] * form.cleaned_data["bots"],
         )
     except services.MoveRejected as error:
         messages.error(request, error.messages[0])
         return redirect("games:lobby")
     return redirect("games:detail", pk=game.pk)
+
+
+@login_required
+@require_POST
+def game_add_bot(request: HttpRequest, pk: int) -> HttpResponse:
+    """The creator seats a computer player in a game that has not started."""
+    game = get_object_or_404(Game, pk=pk)
+    form = AddBotForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Choose a level for the computer player."))
+        return redirect("games:detail", pk=pk)
+    try:
+        services.seat_add_bot(game=game, user=request.user, level=form.cleaned_data["level"])
+    except (services.MoveRejected, PermissionDenied) as error:
+        messages.error(request, _message(error))
+    return redirect("games:detail", pk=pk)
+
+
+@login_required
+@require_POST
+def game_remove_bot(request: HttpRequest, pk: int, seat_pk: int) -> HttpResponse:
+    """The creator takes a computer player out of a game that has not started."""
+    game = get_object_or_404(Game, pk=pk)
+    try:
+        services.seat_remove_bot(game=game, user=request.user, seat_id=seat_pk)
+    except (services.MoveRejected, PermissionDenied) as error:
+        messages.error(request, _message(error))
+    return redirect("games:detail", pk=pk)
+
+
+@login_required
+@require_POST
+def game_hint(request: HttpRequest, pk: int) -> HttpResponse:
+    """Show the strong bot's turn as the player's draft; they may commit or change it."""
+    game = get_object_or_404(Game, pk=pk)
+    try:
+        turn = services.hint_take(game=game, user=request.user)
+    except services.MoveRejected as error:
+        return _rejected(request, game, error.messages[0], error.status)
+    except PermissionDenied:
+        return _rejected(request, game, _("You do not play in this game."), 403)
+    draft = Draft.from_turn(turn)
+    url = reverse("games:detail", kwargs={"pk": pk}) + "?" + draft.params()
+    if not request.htmx:
+        return redirect(url)
+    game, state, seat = _load(request, pk)
+    params = QueryDict(draft.params())
+    response = _render_game(request, game, state, seat, draft_params=params)
+    response["HX-Push-Url"] = url
+    return response
+
+
+def game_analysis(request: HttpRequest, pk: int) -> HttpResponse:
+    """The post-game analysis fragment; while it is being computed, it polls for itself."""
+    game = get_object_or_404(_with_seats(), pk=pk)
+    if not selectors.can_watch(game, request.user, selectors.seat_for(game, request.user)):
+        raise Http404(_("No such game."))
+    if not game.is_finished:
+        raise Http404(_("A game is analysed once it is over."))
+    context = {"game": game, "analysis": analysis.report(game)}
+    return render(request, "games/_analysis.html", context)
 
 
 def _act(request: HttpRequest, pk: int, action: str) -> HttpResponse:

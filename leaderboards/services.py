@@ -9,24 +9,30 @@ Moderation calls ``player_stats_rebuild`` after hiding or unhiding a result, and
 from __future__ import annotations
 
 import datetime
+import random
 from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Count, F, Max, Q, QuerySet, Sum
 from django.db.models.functions import Coalesce, Greatest
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
+import games.selectors
 import games.services
 import rules
 from accounts.models import User
 from games.models import Game, Ruleset, Seat
 from games.selectors import player_key, rules_game
+from leaderboards import tasks
 from leaderboards.daily import daily_seed, today, week_start
 from leaderboards.models import (
     RECENT_GAMES,
+    DailyPar,
     PlayerRating,
     PlayerResult,
     PlayerTotals,
@@ -46,15 +52,18 @@ def game_finished(*, game: Game, seats: list[Seat], state: rules.Game | None = N
     ``seats`` carry their final score and place and their users loaded; ``state``, the
     finished rules game if the caller has it, saves replaying the moves again.
     """
-    if game.mode == Game.Mode.MULTI and not game.hidden:
+    # Against computer players a game is not rated: a bot's strength is not a rating.
+    with_bots = any(seat.is_bot for seat in seats)
+    if game.mode == Game.Mode.MULTI and not game.hidden and not with_bots:
         _game_rate(game, seats)
     if state is None:
         state = rules_game(game, seats)
-    # A result just written cannot have been hidden yet: only the game's flag counts.
+    # A result just written cannot have been hidden yet: only the game's flags count. A
+    # game played with a hint counts in no board or total. Bots have no results at all.
     results = PlayerResult.objects.bulk_create(
-        _result_for(game, seat, state, hidden=game.hidden)
+        _result_for(game, seat, state, hidden=game.hidden or game.assisted)
         for seat in seats
-        if seat.score is not None
+        if seat.score is not None and not seat.is_bot
     )
     for result in results:
         if not result.hidden:
@@ -287,6 +296,7 @@ def player_stats_rebuild(*, user: User) -> None:
     mine_all = PlayerResult.objects.filter(user=user)
     mine_all.update(hidden=False)
     mine_all.filter(game__hidden=True).update(hidden=True)
+    mine_all.filter(game__assisted=True).update(hidden=True)
     mine_all.filter(game__solo_result__hidden=True).update(hidden=True)
     for ruleset in Ruleset.values:
         _solo_standing_refresh(user_id=user.pk, ruleset=ruleset)
@@ -339,6 +349,8 @@ def ratings_recompute() -> int:
     rated = 0
     rows = (
         Seat.objects.filter(game__mode=Game.Mode.MULTI, game__status=Game.Status.FINISHED)
+        # Games with computer players are never rated.
+        .exclude(game__seats__user__isnull=True)
         .order_by("game__finished_at", "game_id", "position")
         .values_list(
             "id",
@@ -426,7 +438,10 @@ def daily_start(*, user: User) -> Game:
         return existing
     try:
         with transaction.atomic():
-            return games.services.game_create_solo(user=user, seed=daily_seed(day), daily=day)
+            game = games.services.game_create_solo(user=user, seed=daily_seed(day), daily=day)
+            # The day's first attempt sets the par computing, well before anyone finishes.
+            daily_par_request(day=day)
+            return game
     except (IntegrityError, ValidationError):
         # A rival request got in between: full_clean reports its game as a ValidationError
         # once committed, the insert as an IntegrityError while it is in flight. Either
@@ -439,3 +454,58 @@ def daily_start(*, user: User) -> Game:
 
 def _daily_game(*, user: User, day: datetime.date) -> Game | None:
     return Game.objects.filter(daily=day, created_by=user).first()
+
+
+def daily_cards(day: datetime.date) -> list[rules.Card]:
+    """The day's 16 cards, dealt as every attempt of the day deals them (server-side only)."""
+    deck = games.selectors.deck()
+    numbers = deck.deal(random.Random(daily_seed(day)))
+    return [deck.card(number) for number in numbers]
+
+
+def daily_par_request(*, day: datetime.date, ruleset: str = Ruleset.STANDARD) -> DailyPar:
+    """The day's par row; the request that creates it queues its computation, once."""
+    par, created = DailyPar.objects.get_or_create(day=day, ruleset=ruleset)
+    if created:
+        iso = day.isoformat()
+        transaction.on_commit(lambda: tasks.daily_par.enqueue(iso, ruleset))
+    return par
+
+
+def daily_par_compute(*, day: datetime.date, ruleset: str = Ruleset.STANDARD) -> DailyPar:
+    """Work out the day's par (seconds of search) and store it; once done, a no-op."""
+    par, _created = DailyPar.objects.get_or_create(day=day, ruleset=ruleset)
+    if par.is_done:
+        return par
+    variants = rules.Variants(
+        diagonal=ruleset in (Ruleset.DIAGONAL, Ruleset.BOTH),
+        ferryman=ruleset in (Ruleset.FERRYMAN, Ruleset.BOTH),
+    )
+    cards = daily_cards(day)
+    bot_score = _bot_alone(cards, variants)
+    best_score, _turns = rules.hindsight_best(
+        cards, variants=variants, budget=settings.LIMES_PAR_BUDGET
+    )
+    with transaction.atomic():
+        par = DailyPar.objects.select_for_update().get(pk=par.pk)
+        if par.is_done:
+            return par
+        par.bot_score = bot_score
+        # The search may miss the bot's own line; the par is the better of the two.
+        par.best_score = max(best_score, bot_score)
+        par.status = DailyPar.Status.DONE
+        par.completed_at = timezone.now()
+        par.save()
+    return par
+
+
+def _bot_alone(cards: list[rules.Card], variants: rules.Variants) -> int:
+    # The strong bot plays the day as a person does: one card at a time, the rest unknown.
+    deck = games.selectors.deck()
+    board = rules.Board()
+    for index, card in enumerate(cards):
+        revealed = {c.number for c in cards[: index + 1]}
+        unseen = [c for c in deck if c.number not in revealed]
+        turn = rules.bot_turn(board, card, unseen=unseen, variants=variants, level="strong")
+        board = board.play(card, turn, variants)
+    return board.landscape.score().total

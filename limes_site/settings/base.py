@@ -201,3 +201,7 @@ LIMES_DECK = os.environ.get("LIMES_DECK")
 # out tomorrow's cards from the code. Empty: leaderboards.daily derives one from SECRET_KEY,
 # which production requires; set it to keep the days' cards when SECRET_KEY is rotated.
 LIMES_DAILY_SECRET = os.environ.get("LIMES_DAILY_SECRET", "")
+
+# Seconds of search the daily challenge's par may take (rules.hindsight_best's budget), once
+# a day in the background.
+LIMES_PAR_BUDGET = float(os.environ.get("LIMES_PAR_BUDGET", "5"))
