@@ -67,8 +67,17 @@ class NewMultiGameForm(NewGameForm):
         help_text=_("They play each round at once. A game with computer players is not rated."),
     )
     bot_level = forms.ChoiceField(
-        label=_("Their level"), choices=BotLevel.choices, initial=BotLevel.REFERENCE
+        label=_("Their level"),
+        choices=BotLevel.choices,
+        initial=BotLevel.REFERENCE,
+        required=False,
     )
+
+    @property
+    def bot_levels(self) -> list[str]:
+        """The level of each computer seat to open the game with."""
+        level = self.cleaned_data["bot_level"] or BotLevel.REFERENCE
+        return [level] * self.cleaned_data["bots"]
 
     @property
     def round_seconds(self) -> int:

@@ -624,7 +624,8 @@ def _finish(game: Game, state: rules.Game, seats: list[Seat]) -> None:
 
 def _analysis_enqueue(game: Game) -> None:
     # The row exists from the finish on, so the final page can say the analysis is coming.
-    GameAnalysis.objects.get_or_create(game=game)
+    # A game finishes once (under its row lock), so there is no row yet to find.
+    GameAnalysis.objects.create(game=game)
     game_id = game.pk
     transaction.on_commit(lambda: tasks.game_analyse.enqueue(game_id))
 
@@ -733,11 +734,16 @@ def game_analyse(*, game_id: int) -> GameAnalysis | None:
     seats = list(game.seats.select_related("user").order_by("position"))
     moves = game_moves(game)
     # The slow part (a few seconds), outside any transaction.
-    results = {
-        seat.pk: assess_seat(game, [m for m in moves if m.seat_id == seat.pk])
-        for seat in seats
-        if not seat.is_bot
-    }
+    try:
+        results = {
+            seat.pk: assess_seat(game, [m for m in moves if m.seat_id == seat.pk])
+            for seat in seats
+            if not seat.is_bot
+        }
+    except Exception:
+        # The page stops waiting for it; the error goes on to the task's log.
+        GameAnalysis.objects.filter(pk=analysis.pk).update(status=GameAnalysis.Status.FAILED)
+        raise
     with transaction.atomic():
         analysis = GameAnalysis.objects.select_for_update().get(pk=analysis.pk)
         if analysis.status == GameAnalysis.Status.DONE:

@@ -341,7 +341,7 @@ def game_new_multi(request: HttpRequest) -> HttpResponse:
             listed=form.cleaned_data["listed"],
             diagonal=form.cleaned_data["diagonal"],
             ferryman=form.cleaned_data["ferryman"],
-            bots=[form.cleaned_data["bot_level"]] * form.cleaned_data["bots"],
+            bots=form.bot_levels,
         )
     except services.MoveRejected as error:
         messages.error(request, error.messages[0])

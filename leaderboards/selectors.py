@@ -24,6 +24,7 @@ from leaderboards.daily import today, week_start
 from leaderboards.models import (
     PROVISIONAL_GAMES,
     RECENT_GAMES,
+    DailyPar,
     PlayerRating,
     PlayerResult,
     PlayerTotals,
@@ -391,3 +392,8 @@ def player_statistics(user: User) -> PlayerStatistics:
         ratings=ratings,
         rating_history=rating_history,
     )
+
+
+def daily_par(*, day: datetime.date, ruleset: str = Ruleset.STANDARD) -> DailyPar | None:
+    """The day's par as stored (pending, done), or ``None`` if nobody has asked for it."""
+    return DailyPar.objects.filter(day=day, ruleset=ruleset).first()

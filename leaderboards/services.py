@@ -482,10 +482,15 @@ def daily_par_compute(*, day: datetime.date, ruleset: str = Ruleset.STANDARD) ->
         ferryman=ruleset in (Ruleset.FERRYMAN, Ruleset.BOTH),
     )
     cards = daily_cards(day)
-    bot_score = _bot_alone(cards, variants)
-    best_score, _turns = rules.hindsight_best(
-        cards, variants=variants, budget=settings.LIMES_PAR_BUDGET
-    )
+    try:
+        bot_score = _bot_alone(cards, variants)
+        best_score, _turns = rules.hindsight_best(
+            cards, variants=variants, budget=settings.LIMES_PAR_BUDGET
+        )
+    except Exception:
+        # The page stops waiting for it; the error goes on to the task's log.
+        DailyPar.objects.filter(pk=par.pk).update(status=DailyPar.Status.FAILED)
+        raise
     with transaction.atomic():
         par = DailyPar.objects.select_for_update().get(pk=par.pk)
         if par.is_done:
