@@ -339,3 +339,36 @@ class SeatAnalysis(models.Model):
 
     def __str__(self) -> str:
         return f"analysis of {self.seat}"
+
+
+class DailyPar(models.Model):
+    """What the computer makes of one day's cards, computed once in the background.
+
+    ``bot_score``: the strong bot playing the day's cards one at a time, as a player does.
+    ``best_score``: the best score a search found knowing all 16 cards in advance.
+    """
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Being computed")
+        DONE = "done", _("Done")
+        FAILED = "failed", _("Failed")
+
+    day = models.DateField()
+    ruleset = models.CharField(max_length=10, choices=Ruleset.choices, default=Ruleset.STANDARD)
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
+    bot_score = models.PositiveSmallIntegerField(null=True, blank=True)
+    best_score = models.PositiveSmallIntegerField(null=True, blank=True)
+    requested_at = models.DateTimeField(auto_now_add=True)
+    completed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["day", "ruleset"], name="daily_par_one_per_day"),
+        ]
+
+    def __str__(self) -> str:
+        return f"par of {self.day} ({self.ruleset}): bot {self.bot_score}, best {self.best_score}"
+
+    @property
+    def is_done(self) -> bool:
+        return self.status == self.Status.DONE

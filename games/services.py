@@ -15,12 +15,22 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-import leaderboards.services
 import rules
 from accounts.models import User
 from games import tasks
 from games.analysis import assess_seat
-from games.models import BotLevel, Game, GameAnalysis, Move, Ruleset, Seat, SeatAnalysis, SoloResult
+from games.daily import daily_seed, today
+from games.models import (
+    BotLevel,
+    DailyPar,
+    Game,
+    GameAnalysis,
+    Move,
+    Ruleset,
+    Seat,
+    SeatAnalysis,
+    SoloResult,
+)
 from games.selectors import (
     deck,
     game_moves,
@@ -28,16 +38,26 @@ from games.selectors import (
     move_to_turn,
     player_key,
     rules_game,
+    seat_of,
     unseen_cards,
 )
+from games.signals import game_finished
 
 
-class MoveRejected(ValidationError):
-    """A request the server will not carry out; the message says why. Nothing was written."""
+class ActionRefused(ValidationError):
+    """A request the server will not carry out; the message says why. Nothing was written.
+
+    ``status`` is the HTTP status a view answers with: 400 for a request that can never
+    succeed, 409 for one the game's state refuses now.
+    """
 
     def __init__(self, message: str, *, status: int = 400) -> None:
         super().__init__(message)
         self.status = status
+
+
+class MoveRejected(ActionRefused):
+    """A round's move refused: a rule it breaks, a round not in play, a seat that left."""
 
 
 # Deadlines a creator may choose, in seconds, per pace.
@@ -62,9 +82,7 @@ def game_create_solo(
     daily: datetime.date | None = None,
 ) -> Game:
     """Start a solo game for ``user`` with a freshly dealt, server-side card sequence."""
-    if seed is None:
-        seed = secrets.randbits(62)
-    the_deck = deck()
+    seed, the_deck, cards = _deal(seed)
     game = Game(
         mode=Game.Mode.SOLO,
         diagonal=diagonal,
@@ -72,7 +90,7 @@ def game_create_solo(
         ruleset=Ruleset.of(diagonal=diagonal, ferryman=ferryman),
         seed=seed,
         deck_name=the_deck.name,
-        cards=list(the_deck.deal(random.Random(seed))),
+        cards=cards,
         created_by=user,
         daily=daily,
         started_at=timezone.now(),
@@ -88,6 +106,38 @@ def _deal(seed: int | None) -> tuple[int, rules.Deck, list[int]]:
         seed = secrets.randbits(62)
     the_deck = deck()
     return seed, the_deck, list(the_deck.deal(random.Random(seed)))
+
+
+def game_create_daily(*, user: User) -> Game:
+    """Start ``user``'s one attempt at today's challenge, or return the one they started.
+
+    Standard rules, the day's cards for everyone. A second request, even at the same
+    moment (a double click, a second tab), gets the same game: the database allows one
+    daily game per player and day.
+    """
+    ensure_not_banned(user)
+    day = today()
+    existing = _daily_game(user=user, day=day)
+    if existing is not None:
+        return existing
+    try:
+        with transaction.atomic():
+            game = game_create_solo(user=user, seed=daily_seed(day), daily=day)
+            # The day's first attempt sets the par computing, well before anyone finishes.
+            daily_par_request(day=day)
+            return game
+    except (IntegrityError, ValidationError):
+        # A rival request got in between: full_clean reports its game as a ValidationError
+        # once committed, the insert as an IntegrityError while it is in flight. Either
+        # way the rival's game is the attempt.
+        existing = _daily_game(user=user, day=day)
+        if existing is None:
+            raise
+        return existing
+
+
+def _daily_game(*, user: User, day: datetime.date) -> Game | None:
+    return Game.objects.filter(daily=day, created_by=user).first()
 
 
 @transaction.atomic
@@ -109,18 +159,18 @@ def game_create_multi(
     It waits for players (in the lobby if ``listed``, else only by its invitation code)
     until the creator starts it or the last seat is taken.
     """
-    _check_not_banned(user)
+    ensure_not_banned(user)
     if not 2 <= seats_max <= MAX_SEATS:
-        raise MoveRejected(_("A game has 2 to %d seats.") % MAX_SEATS)
+        raise ActionRefused(_("A game has 2 to %d seats.") % MAX_SEATS)
     if len(bots) > seats_max - 1:
-        raise MoveRejected(_("Computer players can take every seat but yours, no more."))
+        raise ActionRefused(_("Computer players can take every seat but yours, no more."))
     for level in bots:
         _check_bot_level(level)
     if pace not in ROUND_SECONDS:
-        raise MoveRejected(_("Choose a pace: live or correspondence."))
+        raise ActionRefused(_("Choose a pace: live or correspondence."))
     round_seconds = round_seconds or DEFAULT_ROUND_SECONDS[Game.Pace(pace)]
     if round_seconds not in ROUND_SECONDS[Game.Pace(pace)]:
-        raise MoveRejected(_("That time per round is not offered for this pace."))
+        raise ActionRefused(_("That time per round is not offered for this pace."))
     seed, the_deck, cards = _deal(seed)
     game = Game(
         mode=Game.Mode.MULTI,
@@ -150,7 +200,7 @@ def game_create_multi(
 
 def _check_bot_level(level: str) -> None:
     if level not in BotLevel.values:
-        raise MoveRejected(_("Choose a level for the computer player: easy, reference or strong."))
+        raise ActionRefused(_("Choose a level for the computer player: easy, reference or strong."))
 
 
 @transaction.atomic
@@ -161,12 +211,10 @@ def seat_add_bot(*, game: Game, user: User, level: str) -> Seat:
     """
     _check_bot_level(level)
     game, seats = _locked(game.pk)
-    if game.created_by_id != user.pk:
-        raise PermissionDenied(_("Only the player who created this game can add computer players."))
-    if not game.is_open:
-        raise MoveRejected(_closed_message(game), status=409)
+    _ensure_creator(game, user, _("Only the player who created this game can add computers."))
+    _ensure_open(game)
     if len(seats) >= game.seats_max:
-        raise MoveRejected(_("This game is full."), status=409)
+        raise ActionRefused(_("This game is full."), status=409)
     taken = {seat.position for seat in seats}
     position = next(p for p in range(1, game.seats_max + 1) if p not in taken)
     seat = Seat.objects.create(game=game, bot_level=level, position=position)
@@ -182,15 +230,11 @@ def seat_add_bot(*, game: Game, user: User, level: str) -> Seat:
 def seat_remove_bot(*, game: Game, user: User, seat_id: int) -> Game:
     """Take a computer player out of a game that has not started; the creator's call."""
     game, seats = _locked(game.pk)
-    if game.created_by_id != user.pk:
-        raise PermissionDenied(
-            _("Only the player who created this game can remove computer players.")
-        )
+    _ensure_creator(game, user, _("Only the player who created this game can remove computers."))
     seat = next((s for s in seats if s.pk == seat_id and s.is_bot), None)
     if seat is None:
-        raise MoveRejected(_("No such computer player in this game."), status=404)
-    if not game.is_open:
-        raise MoveRejected(_closed_message(game), status=409)
+        raise ActionRefused(_("No such computer player in this game."), status=404)
+    _ensure_open(game)
     seat.delete()
     _touch(game)
     return game
@@ -203,7 +247,8 @@ def _new_invite_code() -> str:
             return code
 
 
-def _check_not_banned(user: User) -> None:
+def ensure_not_banned(user: User) -> None:
+    """Raise ``PermissionDenied`` if ``user`` is banned: a banned player starts nothing."""
     if user.is_banned:
         raise PermissionDenied(_("Your account is banned."))
 
@@ -222,6 +267,23 @@ def _closed_message(game: Game) -> str:
     return _("This game has already started.")
 
 
+def _ensure_open(game: Game) -> None:
+    if not game.is_open:
+        raise ActionRefused(_closed_message(game), status=409)
+
+
+def _ensure_creator(game: Game, user: User, refusal: str) -> None:
+    if game.created_by_id != user.pk:
+        raise PermissionDenied(refusal)
+
+
+def _own_seat(seats: list[Seat], user: User) -> Seat:
+    seat = seat_of(seats, user)
+    if seat is None:
+        raise PermissionDenied(_("You do not play in this game."))
+    return seat
+
+
 @transaction.atomic
 def game_join(*, game: Game, user: User, code: str | None = None) -> Game:
     """Take a free seat in a game that has not started; the last seat starts it.
@@ -229,16 +291,15 @@ def game_join(*, game: Game, user: User, code: str | None = None) -> Game:
     A game not listed in the lobby needs its invitation ``code``. Joining a game one
     already sits in changes nothing.
     """
-    _check_not_banned(user)
+    ensure_not_banned(user)
     game, seats = _locked(game.pk)
-    if any(seat.user_id == user.pk for seat in seats):
+    if seat_of(seats, user) is not None:
         return game
     if not game.listed and code != game.invite_code:
         raise PermissionDenied(_("This game is by invitation only."))
-    if not game.is_open:
-        raise MoveRejected(_closed_message(game), status=409)
+    _ensure_open(game)
     if len(seats) >= game.seats_max:
-        raise MoveRejected(_("This game is full."), status=409)
+        raise ActionRefused(_("This game is full."), status=409)
     taken = {seat.position for seat in seats}
     position = next(p for p in range(1, game.seats_max + 1) if p not in taken)
     seats.append(Seat.objects.create(game=game, user=user, position=position))
@@ -253,13 +314,10 @@ def game_join(*, game: Game, user: User, code: str | None = None) -> Game:
 def game_leave(*, game: Game, user: User) -> Game:
     """Give up one's seat in a game that has not started (its creator cancels instead)."""
     game, seats = _locked(game.pk)
-    seat = next((s for s in seats if s.user_id == user.pk), None)
-    if seat is None:
-        raise PermissionDenied(_("You do not play in this game."))
-    if not game.is_open:
-        raise MoveRejected(_closed_message(game), status=409)
+    seat = _own_seat(seats, user)
+    _ensure_open(game)
     if game.created_by_id == user.pk:
-        raise MoveRejected(_("You created this game: cancel it instead."), status=409)
+        raise ActionRefused(_("You created this game: cancel it instead."), status=409)
     seat.delete()
     _touch(game)
     return game
@@ -269,10 +327,8 @@ def game_leave(*, game: Game, user: User) -> Game:
 def game_cancel(*, game: Game, user: User) -> Game:
     """Call off a game that has not started; only its creator may."""
     game, _seats = _locked(game.pk)
-    if game.created_by_id != user.pk:
-        raise PermissionDenied(_("Only the player who created this game can cancel it."))
-    if not game.is_open:
-        raise MoveRejected(_closed_message(game), status=409)
+    _ensure_creator(game, user, _("Only the player who created this game can cancel it."))
+    _ensure_open(game)
     game.status = Game.Status.CANCELLED
     game.finished_at = timezone.now()
     _touch(game, "status", "finished_at")
@@ -283,12 +339,10 @@ def game_cancel(*, game: Game, user: User) -> Game:
 def game_start(*, game: Game, user: User) -> Game:
     """Start the game before every seat is taken; needs at least two players."""
     game, seats = _locked(game.pk)
-    if game.created_by_id != user.pk:
-        raise PermissionDenied(_("Only the player who created this game can start it."))
-    if not game.is_open:
-        raise MoveRejected(_closed_message(game), status=409)
+    _ensure_creator(game, user, _("Only the player who created this game can start it."))
+    _ensure_open(game)
     if len(seats) < 2:
-        raise MoveRejected(_("Wait for at least one other player to join."), status=409)
+        raise ActionRefused(_("Wait for at least one other player to join."), status=409)
     _start(game, seats)
     return game
 
@@ -378,7 +432,7 @@ def move_submit(*, game: Game, user: User, round_number: int, turn: rules.Turn) 
     deadlines_enforce(game=game)
     return _submit(
         game_id=game.pk,
-        seat_of=lambda seats: next((s for s in seats if s.user_id == user.pk), None),
+        pick_seat=lambda seats: seat_of(seats, user),
         round_number=round_number,
         turn=turn,
     )
@@ -390,7 +444,7 @@ def bot_move_submit(*, game: Game, seat: Seat, round_number: int, turn: rules.Tu
         raise PermissionDenied(_("Only a computer player's seat plays by itself."))
     return _submit(
         game_id=game.pk,
-        seat_of=lambda seats: next((s for s in seats if s.pk == seat.pk), None),
+        pick_seat=lambda seats: next((s for s in seats if s.pk == seat.pk), None),
         round_number=round_number,
         turn=turn,
     )
@@ -399,14 +453,14 @@ def bot_move_submit(*, game: Game, seat: Seat, round_number: int, turn: rules.Tu
 def _submit(
     *,
     game_id: int,
-    seat_of: Callable[[list[Seat]], Seat | None],
+    pick_seat: Callable[[list[Seat]], Seat | None],
     round_number: int,
     turn: rules.Turn,
 ) -> Game:
     try:
         with transaction.atomic():
             return _move_submit(
-                game_id=game_id, seat_of=seat_of, round_number=round_number, turn=turn
+                game_id=game_id, pick_seat=pick_seat, round_number=round_number, turn=turn
             )
     except IntegrityError:
         # The row lock already serialises commits; the unique constraint is the last word
@@ -417,12 +471,12 @@ def _submit(
 def _move_submit(
     *,
     game_id: int,
-    seat_of: Callable[[list[Seat]], Seat | None],
+    pick_seat: Callable[[list[Seat]], Seat | None],
     round_number: int,
     turn: rules.Turn,
 ) -> Game:
     game, seats = _locked(game_id)
-    seat = seat_of(seats)
+    seat = pick_seat(seats)
     if seat is None:
         raise PermissionDenied(_("You do not play in this game."))
     moves = game_moves(game)
@@ -502,13 +556,11 @@ def seat_resign(*, game: Game, user: User, status: str = Seat.Status.RESIGNED) -
     Resigning twice changes nothing.
     """
     game, seats = _locked(game.pk)
-    seat = next((s for s in seats if s.user_id == user.pk), None)
-    if seat is None:
-        raise PermissionDenied(_("You do not play in this game."))
+    seat = _own_seat(seats, user)
     if seat.status != Seat.Status.PLAYING:
         return game
     if not game.is_active:
-        raise MoveRejected(
+        raise ActionRefused(
             _("This game has not started: leave it instead.")
             if game.is_open
             else _closed_message(game),
@@ -546,7 +598,7 @@ def user_resign_everywhere(*, user: User, status: str = Seat.Status.RESIGNED) ->
                 game_cancel(game=game, user=user)
             else:
                 game_leave(game=game, user=user)
-        except MoveRejected:
+        except ActionRefused:
             continue  # the game moved on meanwhile (started, ended): nothing to leave
         count += 1
     return count
@@ -618,7 +670,7 @@ def _finish(game: Game, state: rules.Game, seats: list[Seat]) -> None:
             daily=game.daily,
             abandoned=seat.status != Seat.Status.PLAYING,
         )
-    leaderboards.services.game_finished(game=game, seats=seats, state=state)
+    game_finished.send(sender=Game, game=game, seats=seats, state=state)
     _analysis_enqueue(game)
 
 
@@ -679,7 +731,7 @@ def _hint_refusal(game: Game, seats: list[Seat], user: User) -> Exception | None
     if refusal is None:
         return None
     message, status = refusal
-    return PermissionDenied(message) if status == 403 else MoveRejected(message, status=status)
+    return PermissionDenied(message) if status == 403 else ActionRefused(message, status=status)
 
 
 def hint_take(*, game: Game, user: User) -> rules.Turn:
@@ -687,7 +739,7 @@ def hint_take(*, game: Game, user: User) -> rules.Turn:
 
     For solo games and games against computer players only (not the daily challenge).
     The game is marked assisted for good, which keeps it off every board. Raises
-    ``PermissionDenied`` or ``MoveRejected`` (nothing changed) when no hint can be given.
+    ``PermissionDenied`` or ``ActionRefused`` (nothing changed) when no hint can be given.
     """
     game = Game.objects.get(pk=game.pk)
     seats = list(game.seats.select_related("user").order_by("position"))
@@ -713,7 +765,7 @@ def hint_take(*, game: Game, user: User) -> rules.Turn:
         if refusal is not None:
             raise refusal
         if game.round != round_number:
-            raise MoveRejected(_("The round moved on meanwhile: ask again."), status=409)
+            raise ActionRefused(_("The round moved on meanwhile: ask again."), status=409)
         if not game.assisted:
             game.assisted = True
             _touch(game, "assisted")
@@ -761,10 +813,75 @@ def game_analyse(*, game_id: int) -> GameAnalysis | None:
 def analysis_request(*, game: Game) -> GameAnalysis:
     """Queue the analysis of a finished game that has none (games older than the feature)."""
     if not game.is_finished:
-        raise MoveRejected(_("A game is analysed once it is over."), status=409)
+        raise ActionRefused(_("A game is analysed once it is over."), status=409)
     with transaction.atomic():
         analysis, created = GameAnalysis.objects.get_or_create(game=game)
         if created:
             game_id = game.pk
             transaction.on_commit(lambda: tasks.game_analyse.enqueue(game_id))
     return analysis
+
+
+# -- the daily challenge's par ---------------------------------------------------------------
+
+
+def daily_cards(day: datetime.date) -> list[rules.Card]:
+    """The day's 16 cards, dealt as every attempt of the day deals them (server-side only)."""
+    _seed, the_deck, numbers = _deal(daily_seed(day))
+    return [the_deck.card(number) for number in numbers]
+
+
+def daily_par_request(*, day: datetime.date, ruleset: str = Ruleset.STANDARD) -> DailyPar:
+    """The day's par row; the request that creates it queues its computation, once."""
+    par, created = DailyPar.objects.get_or_create(day=day, ruleset=ruleset)
+    if created:
+        iso = day.isoformat()
+        transaction.on_commit(lambda: tasks.daily_par.enqueue(iso, ruleset))
+    return par
+
+
+def daily_par_compute(*, day: datetime.date, ruleset: str = Ruleset.STANDARD) -> DailyPar:
+    """Work out the day's par (seconds of search) and store it; once done, a no-op.
+
+    Run by the ``daily_par`` task or ``manage.py compute_daily_par``.
+    """
+    par, _created = DailyPar.objects.get_or_create(day=day, ruleset=ruleset)
+    if par.is_done:
+        return par
+    variants = rules.Variants(
+        diagonal=ruleset in (Ruleset.DIAGONAL, Ruleset.BOTH),
+        ferryman=ruleset in (Ruleset.FERRYMAN, Ruleset.BOTH),
+    )
+    cards = daily_cards(day)
+    try:
+        bot_score = _bot_alone(cards, variants)
+        best_score, _turns = rules.hindsight_best(
+            cards, variants=variants, budget=settings.LIMES_PAR_BUDGET
+        )
+    except Exception:
+        # The page stops waiting for it; the error goes on to the task's log.
+        DailyPar.objects.filter(pk=par.pk).update(status=DailyPar.Status.FAILED)
+        raise
+    with transaction.atomic():
+        par = DailyPar.objects.select_for_update().get(pk=par.pk)
+        if par.is_done:
+            return par
+        par.bot_score = bot_score
+        # The search may miss the bot's own line; the par is the better of the two.
+        par.best_score = max(best_score, bot_score)
+        par.status = DailyPar.Status.DONE
+        par.completed_at = timezone.now()
+        par.save()
+    return par
+
+
+def _bot_alone(cards: list[rules.Card], variants: rules.Variants) -> int:
+    # The strong bot plays the day as a person does: one card at a time, the rest unknown.
+    the_deck = deck()
+    board = rules.Board()
+    for index, card in enumerate(cards):
+        revealed = {c.number for c in cards[: index + 1]}
+        unseen = [c for c in the_deck if c.number not in revealed]
+        turn = rules.bot_turn(board, card, unseen=unseen, variants=variants, level="strong")
+        board = board.play(card, turn, variants)
+    return board.landscape.score().total

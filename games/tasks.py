@@ -1,10 +1,12 @@
-"""Background tasks (django-tasks): computer players' turns and post-game analysis.
+"""Background tasks (django-tasks): computer players' turns, analysis, the daily par.
 
 A worker runs them (``manage.py db_worker``, started by ``scripts/serve``); the tests run
 them at once. Each is safe to run twice.
 """
 
 from __future__ import annotations
+
+import datetime
 
 from django_tasks import task
 
@@ -25,3 +27,12 @@ def game_analyse(game_id: int) -> str:
 
     analysis = services.game_analyse(game_id=game_id)
     return analysis.status if analysis is not None else "no such finished game"
+
+
+@task()
+def daily_par(day: str, ruleset: str) -> int | None:
+    """The par of ``day`` (ISO date) in ``ruleset`` (``services.daily_par_compute``)."""
+    from games import services
+
+    par = services.daily_par_compute(day=datetime.date.fromisoformat(day), ruleset=ruleset)
+    return par.bot_score

@@ -19,12 +19,12 @@ from django.utils.translation import gettext_lazy as _
 
 import rules
 from accounts.models import User
-from games.models import Game, Ruleset, Seat, SoloResult
-from leaderboards.daily import today, week_start
+from games.daily import today
+from games.models import DailyPar, Game, Ruleset, Seat, SoloResult
+from leaderboards.daily import week_start
 from leaderboards.models import (
     PROVISIONAL_GAMES,
     RECENT_GAMES,
-    DailyPar,
     PlayerRating,
     PlayerResult,
     PlayerTotals,

@@ -1,7 +1,8 @@
 """Writes of ratings and leaderboard tables, in the transaction of the result they follow.
 
-``game_finished`` is called by ``games.services`` inside the transaction that finishes a
-game, so a result and its place on every board commit together or not at all.
+``game_finished`` receives ``games.signals.game_finished``, sent inside the transaction
+that finishes a game, so a result and its place on every board commit together or not at
+all (``leaderboards/apps.py`` connects it).
 Moderation calls ``player_stats_rebuild`` after hiding or unhiding a result, and
 ``ratings_recompute`` (``manage.py recompute_ratings``) after hiding a multiplayer game.
 """
@@ -9,30 +10,21 @@ Moderation calls ``player_stats_rebuild`` after hiding or unhiding a result, and
 from __future__ import annotations
 
 import datetime
-import random
 from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 
-from django.conf import settings
-from django.core.exceptions import PermissionDenied, ValidationError
-from django.db import IntegrityError, connection, transaction
+from django.db import connection, transaction
 from django.db.models import Count, F, Max, Q, QuerySet, Sum
 from django.db.models.functions import Coalesce, Greatest
-from django.utils import timezone
-from django.utils.translation import gettext as _
 
-import games.selectors
-import games.services
 import rules
 from accounts.models import User
 from games.models import Game, Ruleset, Seat
 from games.selectors import player_key, rules_game
-from leaderboards import tasks
-from leaderboards.daily import daily_seed, today, week_start
+from leaderboards.daily import week_start
 from leaderboards.models import (
     RECENT_GAMES,
-    DailyPar,
     PlayerRating,
     PlayerResult,
     PlayerTotals,
@@ -46,7 +38,9 @@ from leaderboards.rating import INITIAL, Skill, rate
 # No savepoint of its own: it runs inside the transaction that finishes the game, and a
 # failure here must undo that whole transaction anyway.
 @transaction.atomic(savepoint=False)
-def game_finished(*, game: Game, seats: list[Seat], state: rules.Game | None = None) -> None:
+def game_finished(
+    *, game: Game, seats: list[Seat], state: rules.Game | None = None, **_signal: object
+) -> None:
     """Record a finished game on the boards and ratings (called inside its transaction).
 
     ``seats`` carry their final score and place and their users loaded; ``state``, the
@@ -421,96 +415,3 @@ def _replay_game(
         if (before, after_ordinal) != (row[7], row[8]):
             changed.append((before, after_ordinal, row[0]))
     return 1 if new else 0
-
-
-def daily_start(*, user: User) -> Game:
-    """Start ``user``'s one attempt at today's challenge, or return the one they started.
-
-    Standard rules, the day's cards for everyone. A second request, even at the same
-    moment (a double click, a second tab), gets the same game: the database allows one
-    daily game per player and day.
-    """
-    if user.is_banned:
-        raise PermissionDenied(_("Your account is suspended."))
-    day = today()
-    existing = _daily_game(user=user, day=day)
-    if existing is not None:
-        return existing
-    try:
-        with transaction.atomic():
-            game = games.services.game_create_solo(user=user, seed=daily_seed(day), daily=day)
-            # The day's first attempt sets the par computing, well before anyone finishes.
-            daily_par_request(day=day)
-            return game
-    except (IntegrityError, ValidationError):
-        # A rival request got in between: full_clean reports its game as a ValidationError
-        # once committed, the insert as an IntegrityError while it is in flight. Either
-        # way the rival's game is the attempt.
-        existing = _daily_game(user=user, day=day)
-        if existing is None:
-            raise
-        return existing
-
-
-def _daily_game(*, user: User, day: datetime.date) -> Game | None:
-    return Game.objects.filter(daily=day, created_by=user).first()
-
-
-def daily_cards(day: datetime.date) -> list[rules.Card]:
-    """The day's 16 cards, dealt as every attempt of the day deals them (server-side only)."""
-    deck = games.selectors.deck()
-    numbers = deck.deal(random.Random(daily_seed(day)))
-    return [deck.card(number) for number in numbers]
-
-
-def daily_par_request(*, day: datetime.date, ruleset: str = Ruleset.STANDARD) -> DailyPar:
-    """The day's par row; the request that creates it queues its computation, once."""
-    par, created = DailyPar.objects.get_or_create(day=day, ruleset=ruleset)
-    if created:
-        iso = day.isoformat()
-        transaction.on_commit(lambda: tasks.daily_par.enqueue(iso, ruleset))
-    return par
-
-
-def daily_par_compute(*, day: datetime.date, ruleset: str = Ruleset.STANDARD) -> DailyPar:
-    """Work out the day's par (seconds of search) and store it; once done, a no-op."""
-    par, _created = DailyPar.objects.get_or_create(day=day, ruleset=ruleset)
-    if par.is_done:
-        return par
-    variants = rules.Variants(
-        diagonal=ruleset in (Ruleset.DIAGONAL, Ruleset.BOTH),
-        ferryman=ruleset in (Ruleset.FERRYMAN, Ruleset.BOTH),
-    )
-    cards = daily_cards(day)
-    try:
-        bot_score = _bot_alone(cards, variants)
-        best_score, _turns = rules.hindsight_best(
-            cards, variants=variants, budget=settings.LIMES_PAR_BUDGET
-        )
-    except Exception:
-        # The page stops waiting for it; the error goes on to the task's log.
-        DailyPar.objects.filter(pk=par.pk).update(status=DailyPar.Status.FAILED)
-        raise
-    with transaction.atomic():
-        par = DailyPar.objects.select_for_update().get(pk=par.pk)
-        if par.is_done:
-            return par
-        par.bot_score = bot_score
-        # The search may miss the bot's own line; the par is the better of the two.
-        par.best_score = max(best_score, bot_score)
-        par.status = DailyPar.Status.DONE
-        par.completed_at = timezone.now()
-        par.save()
-    return par
-
-
-def _bot_alone(cards: list[rules.Card], variants: rules.Variants) -> int:
-    # The strong bot plays the day as a person does: one card at a time, the rest unknown.
-    deck = games.selectors.deck()
-    board = rules.Board()
-    for index, card in enumerate(cards):
-        revealed = {c.number for c in cards[: index + 1]}
-        unseen = [c for c in deck if c.number not in revealed]
-        turn = rules.bot_turn(board, card, unseen=unseen, variants=variants, level="strong")
-        board = board.play(card, turn, variants)
-    return board.landscape.score().total

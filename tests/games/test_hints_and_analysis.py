@@ -13,7 +13,6 @@ from accounts.models import User
 from games import selectors, services
 from games.models import Game, GameAnalysis, SeatAnalysis
 from leaderboards.models import PlayerResult, SoloStanding
-from leaderboards.services import daily_start
 from tests.factories import PASSWORD, UserFactory
 from tests.games.conftest import play_turn, started_game
 from tests.games.test_views import HTMX
@@ -107,7 +106,7 @@ def test_a_hint_that_cannot_be_given_is_refused_and_changes_nothing(
     if case == "finished":
         game = finish_solo(services.game_create_solo(user=user, seed=3), user, committed)
     elif case == "daily":
-        game = daily_start(user=user)
+        game = services.game_create_daily(user=user)
     elif case == "other_person":
         game = started_game([user, UserFactory()])
     else:

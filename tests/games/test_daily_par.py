@@ -13,10 +13,9 @@ from django.urls import reverse
 
 import rules
 from accounts.models import User
-from games.models import Game
-from leaderboards import services
-from leaderboards.daily import today
-from leaderboards.models import DailyPar
+from games import services
+from games.daily import today
+from games.models import DailyPar, Game
 from tests.factories import FinishedSoloFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -42,9 +41,9 @@ def test_the_first_attempt_of_the_day_computes_the_par_once(
 
     monkeypatch.setattr(rules, "hindsight_best", counted)
     with committed():
-        game = services.daily_start(user=user)
+        game = services.game_create_daily(user=user)
     with committed():
-        services.daily_start(user=UserFactory())
+        services.game_create_daily(user=UserFactory())
     par = DailyPar.objects.get()
     assert (par.day, par.ruleset, par.status) == (today(), "standard", DailyPar.Status.DONE)
     # The search saw the very cards of the attempts, all 16 in order.
@@ -57,7 +56,7 @@ def test_the_par_shows_after_ones_attempt_with_a_verdict(
     client_logged_in: Client, user: User, committed: Committed, play_rounds: Any
 ) -> None:
     with committed():
-        game = services.daily_start(user=user)
+        game = services.game_create_daily(user=user)
     page = client_logged_in.get(reverse("leaderboards:daily")).content.decode()
     assert 'data-testid="daily-par"' not in page
     fragment = reverse("leaderboards:daily_par", args=[today().isoformat()])

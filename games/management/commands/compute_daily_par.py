@@ -7,9 +7,9 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from games.daily import today
 from games.models import Ruleset
-from leaderboards.daily import today
-from leaderboards.services import daily_par_compute
+from games.services import daily_par_compute
 
 
 class Command(BaseCommand):
