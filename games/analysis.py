@@ -216,6 +216,8 @@ def report(game: Game) -> Report:
         return Report("", [])
     seats = []
     for seat_analysis in stored.seats.select_related("seat__user"):
+        if not seat_analysis.rounds:
+            continue  # left before playing a round: nothing to judge
         mistakes = costliest(seat_analysis.rounds)
         seats.append(
             SeatReport(
