@@ -61,7 +61,7 @@ class Draft:
 
     def params(self, **changes: object) -> str:
         """The query string of this draft with some fields changed."""
-        values = {
+        values: dict[str, object] = {
             "rot": self.rotation,
             "at": self.card_at,
             "place": self.place,
@@ -340,7 +340,7 @@ def game_page(
         error = error or _("That choice could not be read; start the round again.")
     view = round_view(state.boards[player], card, state.variants, draft)
     context.update(round=view, card=card, error=error or view.error)
-    context["hint_allowed"] = hint_refusal(game, seats, seat.user) is None
+    context["hint_allowed"] = hint_refusal(game, seats, seat) is None
     return context
 
 

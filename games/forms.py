@@ -63,7 +63,7 @@ class NewMultiGameForm(NewGameForm):
         coerce=int,
         initial=0,
         required=False,
-        empty_value=0,
+        empty_value=None,
         help_text=_("They play each round at once. A game with computer players is not rated."),
     )
     bot_level = forms.ChoiceField(
@@ -77,7 +77,7 @@ class NewMultiGameForm(NewGameForm):
     def bot_levels(self) -> list[str]:
         """The level of each computer seat to open the game with."""
         level = self.cleaned_data["bot_level"] or BotLevel.REFERENCE
-        return [level] * self.cleaned_data["bots"]
+        return [level] * int(self.cleaned_data["bots"] or 0)
 
     @property
     def round_seconds(self) -> int:

@@ -101,7 +101,7 @@ def games_of(user: User) -> QuerySet[Game]:
     )
 
 
-def can_watch(game: Game, user: User, seat: Seat | None) -> bool:
+def can_watch(game: Game, user: User | AnonymousUser, seat: Seat | None) -> bool:
     """Whether ``user`` may see the game's page (players always may).
 
     A game in play or waiting for players is public only if it is listed in the lobby,
@@ -190,13 +190,12 @@ def waiting_count(user: User) -> int:
     ).count()
 
 
-def hint_refusal(game: Game, seats: list[Seat], user: User) -> tuple[str, int] | None:
-    """Why ``user`` may not take a hint now (message, HTTP status), or ``None`` if they may.
+def hint_refusal(game: Game, seats: list[Seat], seat: Seat | None) -> tuple[str, int] | None:
+    """Why the player of ``seat`` may not take a hint now (message, HTTP status), or ``None``.
 
     Hints are for solo games and games against computer players only, never the daily
     challenge, and for the round the player still has to play.
     """
-    seat = next((s for s in seats if s.user_id is not None and s.user_id == user.pk), None)
     if seat is None:
         return _("You do not play in this game."), 403
     if not game.is_active:

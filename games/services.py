@@ -659,7 +659,7 @@ def _finish(game: Game, state: rules.Game, seats: list[Seat]) -> None:
     Seat.objects.bulk_update(seats, ["score", "tiebreak", "place", "shared_place"])
     if game.mode == Game.Mode.SOLO:
         seat = seats[0]
-        assert seat.score is not None
+        assert seat.score is not None and seat.user is not None
         SoloResult.objects.create(
             game=game,
             user=seat.user,
@@ -727,7 +727,7 @@ def bots_play(*, game_id: int, round_number: int) -> int:
 
 
 def _hint_refusal(game: Game, seats: list[Seat], user: User) -> Exception | None:
-    refusal = hint_refusal(game, seats, user)
+    refusal = hint_refusal(game, seats, seat_of(seats, user))
     if refusal is None:
         return None
     message, status = refusal

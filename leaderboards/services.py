@@ -68,7 +68,8 @@ def game_finished(
 
 
 def _result_for(game: Game, seat: Seat, state: rules.Game, *, hidden: bool) -> PlayerResult:
-    assert seat.score is not None and game.finished_at is not None
+    # Computer players' seats never get here: they have no user and no results.
+    assert seat.score is not None and game.finished_at is not None and seat.user_id is not None
     points = dict.fromkeys(rules.Profession, 0)
     for worker in state.boards[player_key(seat)].landscape.score().workers:
         if worker.counted:
@@ -249,8 +250,11 @@ def _game_rate(game: Game, seats: list[Seat]) -> None:
     placed = [seat for seat in seats if seat.place is not None]
     if len(placed) < 2:
         return
-    ratings = _locked_ratings(user_ids=[seat.user_id for seat in placed], ruleset=game.ruleset)
-    before = [ratings[seat.user_id] for seat in placed]
+    # Only games of people are rated (see game_finished).
+    user_ids = [seat.user_id for seat in placed if seat.user_id is not None]
+    assert len(user_ids) == len(placed)
+    ratings = _locked_ratings(user_ids=user_ids, ruleset=game.ruleset)
+    before = [ratings[user_id] for user_id in user_ids]
     after = rate(
         [Skill(r.mu, r.sigma) for r in before],
         [seat.place for seat in placed if seat.place is not None],

@@ -175,9 +175,10 @@ def test_the_costliest_rounds_are_named_in_the_analysis_and_the_replay(
 
 
 def test_a_pending_analysis_shows_progress_and_polls_until_it_is_ready(
-    user: User, client_logged_in: Client
+    user: User, client_logged_in: Client, play_rounds: Any
 ) -> None:
-    game = services.game_create_solo(user=user, seed=5)
+    # Three rounds played, then over (as if abandoned), with the analysis still to come.
+    game = play_rounds(services.game_create_solo(user=user, seed=5), 3)
     game.status, game.round = Game.Status.FINISHED, 17
     game.save()
     GameAnalysis.objects.create(game=game)
