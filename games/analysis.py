@@ -71,6 +71,7 @@ class Mistake:
     round: int
     loss: float
     advice: str
+    best_turn: dict[str, Any]
 
     @property
     def text(self) -> str:
@@ -85,35 +86,40 @@ def costliest(rounds: Sequence[dict[str, Any]], count: int = 3) -> list[Mistake]
     """The ``count`` rounds that cost the most expected points, worst first."""
     ranked = sorted(rounds, key=lambda r: (-(r["best"] - r["played"]), r["round"]))
     return [
-        Mistake(r["round"], r["best"] - r["played"], advice(r["played_turn"], r["best_turn"]))
+        Mistake(
+            r["round"],
+            r["best"] - r["played"],
+            advice(r["played_turn"], r["best_turn"]),
+            r["best_turn"],
+        )
         for r in ranked[:count]
         if r["best"] - r["played"] >= NOTABLE_LOSS
     ]
 
 
 def advice(played: dict[str, Any], best: dict[str, Any]) -> str:
-    """What the better turn did differently, in a few words."""
+    """What the better turn did differently, in a few words (the replay draws it)."""
+    parts = []
+    if played["card_at"] != best["card_at"]:
+        parts.append(_("placing the card elsewhere"))
+    elif played["rotation"] != best["rotation"]:
+        parts.append(_("turning the card differently"))
     worker_played, worker_best = played["worker"], best["worker"]
-    if worker_best is None and worker_played is not None:
-        words = _("keeping the worker")
-    elif worker_best is not None and "place" in worker_best and worker_played != worker_best:
-        words = _("a worker on zone %(row)d,%(col)d") % _zone(worker_best["place"])
-    elif worker_best is not None and "move" in worker_best and worker_played != worker_best:
-        words = _("moving the worker to zone %(row)d,%(col)d") % _zone(worker_best["move"]["to"])
-    else:
-        words = ""
-    if played["card_at"] != best["card_at"] or played["rotation"] != best["rotation"]:
-        card = _("the card at %(row)d,%(col)d turned %(rotation)d°") % {
-            "row": best["card_at"][0],
-            "col": best["card_at"][1],
-            "rotation": best["rotation"],
-        }
-        return _("%(card)s with %(worker)s") % {"card": card, "worker": words} if words else card
-    return words or _("another turn")
-
-
-def _zone(point: list[int]) -> dict[str, int]:
-    return {"row": point[0], "col": point[1]}
+    if worker_best != worker_played:
+        if worker_best is None:
+            parts.append(_("keeping the worker"))
+        elif "place" in worker_best:
+            if worker_played is not None and "place" in worker_played:
+                parts.append(_("placing the worker on another zone"))
+            else:
+                parts.append(_("placing a worker"))
+        elif worker_played is not None and "move" in worker_played:
+            parts.append(_("moving another worker, or to another zone"))
+        else:
+            parts.append(_("moving a worker"))
+    if not parts:
+        return _("another turn")
+    return _(" and ").join(parts)
 
 
 # -- the chart -------------------------------------------------------------------------------
@@ -122,7 +128,7 @@ WIDTH = 600
 HEIGHT = 200
 LEFT = 36
 RIGHT = 8
-TOP = 8
+TOP = 16
 BOTTOM = 24
 
 

@@ -393,6 +393,18 @@ def replay_page(game: Game, *, wanted_round: int | None) -> dict[str, object]:
     partial = rules_game(game, seats, [m for m in moves if m.round <= shown_round])
     report = analysis.report(game)
     mistakes = {r.seat.pk: r.mistake_in(shown_round) for r in report.seats}
+    better = {}
+    if any(mistakes.values()):
+        # The computer's choice, drawn on the landscape as it stood before the round.
+        before = rules_game(game, seats, [m for m in moves if m.round < shown_round])
+        card = before.deck.card(game.cards[shown_round - 1])
+        for seat_pk, mistake in mistakes.items():
+            if mistake is None:
+                continue
+            seat = next(s for s in seats if s.pk == seat_pk)
+            turn = rules.turn_from_json(mistake.best_turn)
+            board = before.boards[player_key(seat)].play(card, turn, before.variants)
+            better[seat_pk] = landscape_view(board, draft_at=turn.placement.card_at)
     return {
         "game": game,
         "analysis": report,
@@ -404,6 +416,7 @@ def replay_page(game: Game, *, wanted_round: int | None) -> dict[str, object]:
                 "board": landscape_view(partial.boards[player_key(s)]),
                 "score": partial.boards[player_key(s)].landscape.score(),
                 "mistake": mistakes.get(s.pk),
+                "better": better.get(s.pk),
             }
             for s in seats
         ],

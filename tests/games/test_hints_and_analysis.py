@@ -9,6 +9,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+import rules
 from accounts.models import User
 from games import selectors, services
 from games.models import Game, GameAnalysis, SeatAnalysis
@@ -55,6 +56,7 @@ def test_a_hint_shows_the_strong_bots_turn_as_a_draft_that_commits(
     assert pushed.startswith(detail(solo_game) + "?") and "at=" in pushed
     body = response.content.decode()
     assert "Commit: place card" in body and 'name="at"' in body
+    assert 'data-testid="assisted-round"' in body
     solo_game.refresh_from_db()
     assert solo_game.assisted
     # The player accepts the draft as it is: the hinted turn is the round committed.
@@ -212,3 +214,45 @@ def test_a_game_in_play_has_no_analysis_to_show(client_logged_in: Client, solo_g
     url = reverse("games:analysis", kwargs={"pk": solo_game.pk})
     assert client_logged_in.get(url).status_code == 404
     assert client_logged_in.get("/games/99999999/analysis/").status_code == 404
+
+
+def test_the_replay_of_a_costly_round_draws_the_computers_choice(
+    user: User, client_logged_in: Client, play_rounds: Any
+) -> None:
+    game = play_rounds(services.game_create_solo(user=user, seed=5), 16)
+    moves = list(game.seats.get().moves.order_by("round"))
+    before = selectors.rules_game(game, moves=moves[:2])
+    card = before.current_card
+    assert card is not None
+    played = selectors.move_to_turn(moves[2])
+    other = next(
+        p
+        for p in before.boards[user.username].legal_placements(before.variants)
+        if p != played.placement
+    )
+    better = rules.Turn(other, None)
+    analysis = GameAnalysis.objects.get(game=game)
+    analysis.status = GameAnalysis.Status.DONE
+    analysis.save()
+    rounds = [
+        {
+            "round": move.round,
+            "played": 40.0,
+            "best": 44.0 if move.round == 3 else 40.0,
+            "played_turn": rules.turn_to_json(selectors.move_to_turn(move)),
+            "best_turn": rules.turn_to_json(better if move.round == 3 else played),
+        }
+        for move in moves
+    ]
+    SeatAnalysis.objects.create(
+        analysis=analysis, seat=game.seats.get(), rounds=rounds, accuracy=95.0
+    )
+    replay = reverse("games:replay", kwargs={"pk": game.pk})
+    page = client_logged_in.get(replay + "?round=3").content.decode()
+    assert 'data-testid="replay-mistake"' in page
+    assert "Round 3: placing the card elsewhere" in page
+    choice = page.split('data-testid="better-turn"', 1)[1].split("</details>", 1)[0]
+    # The computer's landscape: the two earlier cards and its own third one, marked.
+    assert choice.count('class="card') == 3 and "card--draft" in choice
+    quiet = client_logged_in.get(replay + "?round=4").content.decode()
+    assert 'data-testid="replay-mistake"' not in quiet and 'data-testid="better-turn"' not in quiet
