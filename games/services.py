@@ -447,6 +447,8 @@ def bot_move_submit(*, game: Game, seat: Seat, round_number: int, turn: rules.Tu
         pick_seat=lambda seats: next((s for s in seats if s.pk == seat.pk), None),
         round_number=round_number,
         turn=turn,
+        # A second task for the round is no double click: it is told the round is played.
+        repeat_ok=False,
     )
 
 
@@ -456,11 +458,16 @@ def _submit(
     pick_seat: Callable[[list[Seat]], Seat | None],
     round_number: int,
     turn: rules.Turn,
+    repeat_ok: bool = True,
 ) -> Game:
     try:
         with transaction.atomic():
             return _move_submit(
-                game_id=game_id, pick_seat=pick_seat, round_number=round_number, turn=turn
+                game_id=game_id,
+                pick_seat=pick_seat,
+                round_number=round_number,
+                turn=turn,
+                repeat_ok=repeat_ok,
             )
     except IntegrityError:
         # The row lock already serialises commits; the unique constraint is the last word
@@ -474,6 +481,7 @@ def _move_submit(
     pick_seat: Callable[[list[Seat]], Seat | None],
     round_number: int,
     turn: rules.Turn,
+    repeat_ok: bool,
 ) -> Game:
     game, seats = _locked(game_id)
     seat = pick_seat(seats)
@@ -482,7 +490,7 @@ def _move_submit(
     moves = game_moves(game)
     existing = next((m for m in moves if m.seat_id == seat.pk and m.round == round_number), None)
     if existing is not None:
-        if move_to_turn(existing) == turn:
+        if repeat_ok and move_to_turn(existing) == turn:
             return game
         raise MoveRejected(_("You have already played round %d.") % round_number, status=409)
     if not game.is_active:
