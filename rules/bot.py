@@ -57,9 +57,13 @@ class _Weights:
     grow_field: float = 0.6
     grow_forest: float = 0.5
     grow_water: float = 0.3
-    grow_tower: float = 0.4
+    grow_tower: float = 0.2
     reserve: float = 3.0
     spare: float = 1.0
+    #: The best turns on the evaluation that the next card's expectation then ranks.
+    candidates: int = 1
+    #: How many of the unseen cards that expectation averages over.
+    samples: int = 6
 
 
 _STRONG = _Weights()
@@ -85,7 +89,7 @@ def bot_turn(
     if level == "easy":
         return _easy_turn(board, card, variants, _rng(seed, board, card))
     if level == "strong":
-        return _strong_ranked(board, card, variants, unseen, _STRONG)[0][1]
+        return _strong_choices(board, card, variants, unseen, seed, _STRONG)[0][1]
     raise InvalidInputError(f"unknown bot level {level!r}; the levels are {', '.join(BOT_LEVELS)}")
 
 
@@ -103,9 +107,9 @@ def assess_turn(
     Raises ``IllegalMoveError`` if ``played`` is not legal.
     """
     board.play(card, played, variants)  # raises on an illegal turn
-    ranked = _strong_ranked(board, card, variants, unseen, _STRONG)
-    best_value, best = ranked[0]
-    played_value = next(value for value, turn in ranked if turn == played)
+    choices = _strong_choices(board, card, variants, unseen, seed, _STRONG, also=played)
+    best_value, best = choices[0]
+    played_value = next(value for value, turn in choices if turn == played)
     if played_value >= best_value:
         best, best_value = played, played_value
     return TurnAssessment(played, played_value, best, best_value)
@@ -224,6 +228,41 @@ class _Outlook:
             counts[Terrain.WATER] / total,
             huts / total,
         )
+
+
+def _strong_choices(
+    board: Board,
+    card: Card,
+    variants: Variants,
+    unseen: Collection[Card],
+    seed: int,
+    weights: _Weights,
+    also: Turn | None = None,
+) -> list[tuple[float, Turn]]:
+    # The best few turns on the evaluation (and ``also``), valued again by the expected
+    # evaluation after the best reply to each of a sample of next cards; best first.
+    ranked = _strong_ranked(board, card, variants, unseen, weights)
+    rounds_left = ROUNDS - len(board.cards) - 1
+    if rounds_left <= 0 or weights.candidates <= 1 or not unseen:
+        return ranked
+    shortlist = ranked[: weights.candidates]
+    if also is not None and all(turn != also for _, turn in shortlist):
+        shortlist.append(next(entry for entry in ranked if entry[1] == also))
+    pool = sorted(unseen, key=lambda c: c.number)
+    nexts = _rng(seed, board, card).sample(pool, min(weights.samples, len(pool)))
+    outlooks = [
+        _Outlook.of([c for c in pool if c.number != n.number], rounds_left - 1) for n in nexts
+    ]
+    valued = []
+    for _, turn in shortlist:
+        after = board.play(card, turn, variants)
+        replies = [
+            max(value for value, _ in _evaluated(after, n, variants, outlook, weights))
+            for n, outlook in zip(nexts, outlooks, strict=True)
+        ]
+        valued.append((sum(replies) / len(replies), turn))
+    order = sorted(range(len(valued)), key=lambda k: -valued[k][0])
+    return [valued[k] for k in order]
 
 
 def _strong_ranked(
