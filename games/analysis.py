@@ -61,7 +61,7 @@ def accuracy(rounds: Sequence[dict[str, Any]]) -> float:
     per_round = [
         max(0.0, 100.0 - ACCURACY_PER_POINT * max(0.0, r["best"] - r["played"])) for r in rounds
     ]
-    return round(sum(per_round) / len(per_round), 1)
+    return round(float(sum(per_round)) / len(per_round), 1)
 
 
 @dataclass(frozen=True)

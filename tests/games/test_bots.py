@@ -16,18 +16,11 @@ from accounts.models import User
 from games import selectors, services
 from games.models import Game, Move, Seat
 from leaderboards.models import PlayerRating, PlayerResult
-from tests.factories import PASSWORD, UserFactory
-from tests.games.conftest import play_turn
+from tests.factories import PASSWORD, UserFactory, play_turn
 
 pytestmark = pytest.mark.django_db
 
 Committed = Callable[[], AbstractContextManager[Any]]
-
-
-@pytest.fixture
-def committed(django_capture_on_commit_callbacks: Any) -> Committed:
-    """Run what a block queues on commit (the tasks), as a real commit would."""
-    return lambda: django_capture_on_commit_callbacks(execute=True)
 
 
 def client_for(user: User) -> Client:

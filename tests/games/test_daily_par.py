@@ -23,12 +23,6 @@ pytestmark = pytest.mark.django_db
 Committed = Callable[[], Any]
 
 
-@pytest.fixture
-def committed(django_capture_on_commit_callbacks: Any) -> Committed:
-    """Run what a block queues on commit (the tasks), as a real commit would."""
-    return lambda: django_capture_on_commit_callbacks(execute=True)
-
-
 def test_the_first_attempt_of_the_day_computes_the_par_once(
     user: User, committed: Committed, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -14,19 +14,12 @@ from accounts.models import User
 from games import selectors, services
 from games.models import Game, GameAnalysis, SeatAnalysis
 from leaderboards.models import PlayerResult, SoloStanding
-from tests.factories import PASSWORD, UserFactory
-from tests.games.conftest import play_turn, started_game
-from tests.games.test_views import HTMX
+from tests.factories import PASSWORD, UserFactory, play_turn, started_game
+from tests.pages import HTMX
 
 pytestmark = pytest.mark.django_db
 
 Committed = Callable[[], Any]
-
-
-@pytest.fixture
-def committed(django_capture_on_commit_callbacks: Any) -> Committed:
-    """Run what a block queues on commit (the tasks), as a real commit would."""
-    return lambda: django_capture_on_commit_callbacks(execute=True)
 
 
 def detail(game: Game) -> str:
