@@ -212,3 +212,16 @@ def test_the_table_names_the_bots_as_computers(user: User, committed: Committed)
     assert 'data-bot="strong"' in page
     assert "Computer 2 (strong)" in page
     assert "The landscapes after round 1" in page
+
+
+def test_staff_see_bot_seats_analyses_and_pars_in_the_admin(
+    user: User, committed: Committed, client: Client
+) -> None:
+    game = bot_game(user, committed, ["strong"])
+    client.force_login(UserFactory(is_staff=True, is_superuser=True))
+    page = client.get(reverse("admin:games_game_change", args=[game.pk])).content.decode()
+    assert "strong" in page
+    seats = client.get(reverse("admin:games_seat_changelist")).content.decode()
+    assert "Computer 2 (strong)" in seats
+    for model in ("gameanalysis", "dailypar"):
+        assert client.get(reverse(f"admin:games_{model}_changelist")).status_code == 200
