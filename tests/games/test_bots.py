@@ -16,6 +16,7 @@ from accounts.models import User
 from games import selectors, services
 from games.models import Game, Move, Seat
 from leaderboards.models import PlayerRating, PlayerResult
+from leaderboards.services import ratings_recompute
 from tests.factories import PASSWORD, UserFactory, play_turn
 
 pytestmark = pytest.mark.django_db
@@ -76,6 +77,9 @@ def test_a_whole_game_against_bots_ends_unrated_and_only_the_person_has_a_result
     assert all(seat.rating_after is None for seat in seats)
     assert not PlayerRating.objects.exists()
     assert list(PlayerResult.objects.values_list("user", flat=True)) == [user.pk]
+    # Replaying every rated game leaves it out too.
+    assert ratings_recompute() == 0
+    assert not PlayerRating.objects.exists()
 
 
 def test_the_bot_sees_this_rounds_card_and_the_unseen_set_never_the_order(
