@@ -172,3 +172,18 @@ def test_hindsight_of_a_partial_deal_and_bad_input() -> None:
         hindsight_best([])
     with pytest.raises(InvalidInputError):
         hindsight_best([cards[0], cards[0]])
+
+
+@pytest.mark.parametrize("variants", ALL_VARIANTS)
+def test_next_card_expectation_ranks_legal_turns(variants: Variants) -> None:
+    # The optional two-ply search (off by default, for its cost) stays legal and ordered.
+    from rules.bot import _strong_choices, _Weights
+
+    board, card, unseen = position(21, variants, 6)
+    weights = _Weights(candidates=3, samples=2)
+    choices = _strong_choices(board, card, variants, unseen, 5, weights)
+    assert len(choices) == 3
+    assert [v for v, _ in choices] == sorted((v for v, _ in choices), reverse=True)
+    for _, turn in choices:
+        board.play(card, turn, variants)
+    assert _strong_choices(board, card, variants, unseen, 5, weights) == choices
