@@ -75,7 +75,7 @@ class _Weights:
     """
 
     grow_field: float = 0.6
-    grow_forest: float = 0.8
+    grow_forest: float = 1.1
     grow_water: float = 0.5
     grow_tower: float = 0.2
     reserve: float = 3.0
