@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy
 import rules
 from games import analysis
 from games.models import BotLevel, Game, Seat
-from games.selectors import game_moves, hint_refusal, player_key, rules_game
+from games.selectors import daily_par_of, game_moves, hint_refusal, player_key, rules_game
 
 Point = tuple[int, int]
 
@@ -318,6 +318,8 @@ def game_page(
         context["final_with_bots"] = any(s.is_bot for s in seats)
         if game.is_finished:
             context["analysis"] = analysis.report(game)
+            if game.daily is not None:
+                context["par"] = daily_par_of(game.daily, game.ruleset)
         return context
     if seat is None or not game.is_active:
         return context

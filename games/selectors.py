@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -13,7 +14,7 @@ from django.utils.translation import gettext as _
 
 import rules
 from accounts.models import User
-from games.models import Game, Move, Seat
+from games.models import DailyPar, Game, Move, Ruleset, Seat
 
 
 def deck() -> rules.Deck:
@@ -221,3 +222,8 @@ def hint_refusal(game: Game, seats: list[Seat], seat: Seat | None) -> tuple[str,
     if seat.rounds_played >= game.round:
         return _("You have already played this round."), 409
     return None
+
+
+def daily_par_of(day: datetime.date, ruleset: str = Ruleset.STANDARD) -> DailyPar | None:
+    """The stored par of a day's challenge (pending or done), if anyone asked for it."""
+    return DailyPar.objects.filter(day=day, ruleset=ruleset).first()

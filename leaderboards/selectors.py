@@ -18,6 +18,7 @@ from django.db.models import Count, Model, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+import games.selectors
 import rules
 from accounts.models import User
 from games.daily import today
@@ -401,4 +402,4 @@ def player_statistics(user: User) -> PlayerStatistics:
 
 def daily_par(*, day: datetime.date, ruleset: str = Ruleset.STANDARD) -> DailyPar | None:
     """The day's par as stored (pending, done), or ``None`` if nobody has asked for it."""
-    return DailyPar.objects.filter(day=day, ruleset=ruleset).first()
+    return games.selectors.daily_par_of(day, ruleset)

@@ -69,6 +69,8 @@ def test_the_par_shows_after_ones_attempt_with_a_verdict(
         else "The bot did better this time."
     )
     assert verdict in page
+    final = client_logged_in.get(reverse("games:detail", kwargs={"pk": game.pk})).content.decode()
+    assert f"the strong computer player scored {par.bot_score};" in final
 
 
 def test_while_the_par_is_computed_the_page_says_so_and_polls(client: Client) -> None:
