@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
 
 from games.models import Game, GameAnalysis
-from tests.browser.conftest import ARTIFACTS
 from tests.browser.test_multiplayer_game import play_round, settle, sign_in
 from tests.factories import UserFactory
 
@@ -18,7 +18,7 @@ BOTS = ("Computer 2 (strong)", "Computer 3 (easy)")
 
 
 def test_a_person_plays_two_bots_takes_a_hint_and_reads_the_analysis(
-    page: Any, live_server: Any
+    page: Any, live_server: Any, artifacts: Path
 ) -> None:
     base = live_server.url
     UserFactory(username="ana")
@@ -69,5 +69,4 @@ def test_a_person_plays_two_bots_takes_a_hint_and_reads_the_analysis(
     game = Game.objects.get()
     assert game.is_finished and game.assisted
     assert GameAnalysis.objects.get(game=game).status == GameAnalysis.Status.DONE
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / "bot-game-finished.png"), full_page=True)
+    page.screenshot(path=str(artifacts / "bot-game-finished.png"), full_page=True)
