@@ -245,3 +245,7 @@ if SENTRY_DSN:
         # Players' addresses, cookies and names stay out of the reports.
         send_default_pii=False,
     )
+
+# Seconds of search the daily challenge's par may take (rules.hindsight_best's budget), once
+# a day in the background.
+LIMES_PAR_BUDGET = float(os.environ.get("LIMES_PAR_BUDGET", "5"))
