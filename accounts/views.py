@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
@@ -7,11 +8,12 @@ from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_POST
+from django.views.i18n import set_language
 
 from accounts.forms import DeleteAccountForm, ProfileForm
 from accounts.models import User
-from accounts.services import user_delete, user_update_profile
+from accounts.services import user_delete, user_set_language, user_update_profile
 from leaderboards import charts
 from leaderboards.selectors import player_statistics
 
@@ -57,6 +59,17 @@ def account_delete(request: HttpRequest) -> HttpResponse:
     else:
         form = DeleteAccountForm(user=user)
     return render(request, "accounts/delete.html", {"form": form})
+
+
+@require_POST
+def language_set(request: HttpRequest) -> HttpResponse:
+    """The language menu: Django's cookie and redirect, and the account's choice if signed in."""
+    response = set_language(request)
+    language = request.POST.get("language", "")
+    user = request.user
+    if isinstance(user, User) and user.is_authenticated and language in dict(settings.LANGUAGES):
+        user_set_language(user=user, language=language)
+    return response
 
 
 def _user(request: HttpRequest) -> User:

@@ -12,7 +12,7 @@ from urllib.parse import urlencode
 
 from django.http import QueryDict
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 import rules
 
@@ -191,7 +191,7 @@ def _zone_label(zone: rules.Zone, workers: int) -> str:
     if zone.hut:
         label += ", " + _("hut")
     if workers:
-        label += ", " + _("%d worker(s)") % workers
+        label += ", " + ngettext("%d worker", "%d workers", workers) % workers
     return label
 
 

@@ -25,3 +25,6 @@ if [[ "$(cat "$_stamp" 2>/dev/null || true)" != "$_want" ]]; then
     echo "$_want" >"$_stamp"
 fi
 unset _stamp _want
+
+# The translations' .mo files are build output (git-ignored): compile what changed.
+python manage.py compilemessages --ignore=.venv --verbosity=0
