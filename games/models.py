@@ -5,8 +5,8 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext
 
 
 def duration_label(seconds: int) -> str:
@@ -120,7 +120,11 @@ class Game(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.get_mode_display()} game #{self.pk}"
+        # Shown as the game's title on its pages and in lists.
+        return gettext("%(mode)s game #%(number)s") % {
+            "mode": self.get_mode_display(),
+            "number": self.pk,
+        }
 
     @property
     def is_finished(self) -> bool:
