@@ -20,7 +20,7 @@ from django.utils.translation import gettext_lazy as _
 import rules
 from accounts.models import User
 from games.daily import today
-from games.models import Game, Ruleset, Seat, SoloResult
+from games.models import SOLO_RATING_LABELS, Game, Ruleset, Seat, SoloResult
 from leaderboards.daily import week_start
 from leaderboards.models import (
     PROVISIONAL_GAMES,
@@ -34,14 +34,7 @@ from leaderboards.models import (
 )
 
 PAGE_SIZE = 50
-# The table's bands in words, for pages (rules.SoloRating.label is English only).
-BAND_LABELS = {
-    rules.SoloRating.ROOM_FOR_IMPROVEMENT: _("room for improvement"),
-    rules.SoloRating.SATISFACTORY: _("satisfactory"),
-    rules.SoloRating.GOOD: _("good"),
-    rules.SoloRating.VERY_GOOD: _("very good"),
-    rules.SoloRating.EXCELLENT: _("excellent"),
-}
+BAND_LABELS = SOLO_RATING_LABELS
 # A rating drops off the board after this long without a rated game (it is kept).
 INACTIVE_AFTER = datetime.timedelta(days=90)
 
