@@ -48,7 +48,7 @@ class Draft:
 
     def params(self, **changes: object) -> str:
         """The query string of this draft with some fields changed."""
-        values = {
+        values: dict[str, object] = {
             "rot": self.rotation,
             "at": self.card_at,
             "place": self.place,

@@ -94,7 +94,7 @@ def games_of(user: User) -> QuerySet[Game]:
     )
 
 
-def can_watch(game: Game, user: User, seat: Seat | None) -> bool:
+def can_watch(game: Game, user: User | AnonymousUser, seat: Seat | None) -> bool:
     """Whether ``user`` may see the game's page (players always may).
 
     A game in play or waiting for players is public only if it is listed in the lobby,

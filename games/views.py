@@ -8,7 +8,6 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Prefetch, QuerySet
 from django.http import (
     Http404,
-    HttpRequest,
     HttpResponse,
     HttpResponseBadRequest,
     JsonResponse,
@@ -22,6 +21,7 @@ from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect, HttpResponseClientRefresh
 
 import rules
+from accounts.http import AuthenticatedHttpRequest, HtmxHttpRequest
 from games import selectors, services
 from games.boardview import Draft, card_zones, game_page, replay_page
 from games.decorators import poll
@@ -29,7 +29,7 @@ from games.forms import JoinByCodeForm, NewGameForm, NewMultiGameForm
 from games.models import Game, Seat
 
 
-def home(request: HttpRequest) -> HttpResponse:
+def home(request: HtmxHttpRequest) -> HttpResponse:
     """The front page: start a solo game, and the player's running and recent games."""
     context: dict[str, object] = {"form": NewGameForm()}
     if request.user.is_authenticated:
@@ -39,7 +39,7 @@ def home(request: HttpRequest) -> HttpResponse:
     return render(request, "games/home.html", context)
 
 
-def rules_page(request: HttpRequest) -> HttpResponse:
+def rules_page(request: HtmxHttpRequest) -> HttpResponse:
     """How to play, in our own words, with the deck's cards drawn."""
     cards = [(card.number, card_zones(card)) for card in selectors.deck()]
     return render(request, "games/rules.html", {"cards": cards})
@@ -47,7 +47,7 @@ def rules_page(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def game_new(request: HttpRequest) -> HttpResponse:
+def game_new(request: AuthenticatedHttpRequest) -> HttpResponse:
     """Start a solo game with the chosen variants."""
     form = NewGameForm(request.POST)
     if not form.is_valid():
@@ -67,7 +67,7 @@ def _with_seats() -> QuerySet[Game]:
     )
 
 
-def _load(request: HttpRequest, pk: int) -> tuple[Game, rules.Game, Seat | None]:
+def _load(request: HtmxHttpRequest, pk: int) -> tuple[Game, rules.Game, Seat | None]:
     game = get_object_or_404(_with_seats(), pk=pk)
     # Deadlines are enforced whenever a game is looked at, not only by the scheduler.
     if services.deadlines_enforce(game=game):
@@ -78,14 +78,14 @@ def _load(request: HttpRequest, pk: int) -> tuple[Game, rules.Game, Seat | None]
     return game, selectors.rules_game(game, list(game.seats.all())), seat
 
 
-def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
+def game_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """The game page; for an htmx request, just the board fragment for the draft."""
     game, state, seat = _load(request, pk)
     return _render_game(request, game, state, seat, draft_params=request.GET)
 
 
 def _render_game(
-    request: HttpRequest,
+    request: HtmxHttpRequest,
     game: Game,
     state: rules.Game,
     seat: Seat | None,
@@ -107,7 +107,7 @@ def _render_game(
 
 @login_required
 @require_POST
-def game_play(request: HttpRequest, pk: int) -> HttpResponse:
+def game_play(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """Commit the round in the POSTed draft; errors re-render the board with a message."""
     game = get_object_or_404(Game, pk=pk)
     try:
@@ -137,7 +137,9 @@ def game_play(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect(url)
 
 
-def _rejected(request: HttpRequest, game: Game, message: str, status: int) -> HttpResponse:
+def _rejected(
+    request: AuthenticatedHttpRequest, game: Game, message: str, status: int
+) -> HttpResponse:
     seat = selectors.seat_for(game, request.user)
     if seat is None:
         if request.htmx:
@@ -151,7 +153,7 @@ def _rejected(request: HttpRequest, game: Game, message: str, status: int) -> Ht
     )
 
 
-def game_replay(request: HttpRequest, pk: int) -> HttpResponse:
+def game_replay(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Step through a finished game's rounds; ``?round=N`` shows the board after round N."""
     game = get_object_or_404(_with_seats(), pk=pk)
     if not game.is_finished:
@@ -169,7 +171,7 @@ def game_replay(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, template, context)
 
 
-def game_record(request: HttpRequest, pk: int) -> HttpResponse:
+def game_record(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """The game's ``limes-game/1`` record as a JSON download."""
     game, state, seat = _load(request, pk)
     if not (game.is_finished or (game.mode == Game.Mode.SOLO and seat is not None)):
@@ -183,20 +185,20 @@ def game_record(request: HttpRequest, pk: int) -> HttpResponse:
 # -- multiplayer -------------------------------------------------------------------------
 
 
-def lobby(request: HttpRequest) -> HttpResponse:
+def lobby(request: HtmxHttpRequest) -> HttpResponse:
     """Open games waiting for players, games to watch, and forms to open or join one."""
     return _render_lobby(request, "games/lobby.html")
 
 
 @poll
-def lobby_poll(request: HttpRequest) -> HttpResponse:
+def lobby_poll(request: HtmxHttpRequest) -> HttpResponse:
     """The lobby's list of open games if it changed ``since`` the signature; else 204."""
     if request.GET.get("since") == selectors.lobby_signature():
         return HttpResponse(status=204)
     return _render_lobby(request, "games/lobby.html#lobby-list")
 
 
-def _render_lobby(request: HttpRequest, template: str) -> HttpResponse:
+def _render_lobby(request: HtmxHttpRequest, template: str) -> HttpResponse:
     signature = selectors.lobby_signature()
     context = {
         "games": selectors.lobby_games(),
@@ -210,7 +212,7 @@ def _render_lobby(request: HttpRequest, template: str) -> HttpResponse:
 
 @login_required
 @require_POST
-def game_new_multi(request: HttpRequest) -> HttpResponse:
+def game_new_multi(request: AuthenticatedHttpRequest) -> HttpResponse:
     """Open a game for several players and go to its waiting room."""
     form = NewMultiGameForm(request.POST)
     if not form.is_valid():
@@ -232,7 +234,7 @@ def game_new_multi(request: HttpRequest) -> HttpResponse:
     return redirect("games:detail", pk=game.pk)
 
 
-def _act(request: HttpRequest, pk: int, action: str) -> HttpResponse:
+def _act(request: AuthenticatedHttpRequest, pk: int, action: str) -> HttpResponse:
     """Run a game service for the signed-in user and go back to the game page."""
     game = get_object_or_404(Game, pk=pk)
     service = {
@@ -256,41 +258,41 @@ def _act(request: HttpRequest, pk: int, action: str) -> HttpResponse:
 
 @login_required
 @require_POST
-def game_join(request: HttpRequest, pk: int) -> HttpResponse:
+def game_join(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """Take a seat in a game of the lobby."""
     return _act(request, pk, "join")
 
 
 @login_required
 @require_POST
-def game_leave(request: HttpRequest, pk: int) -> HttpResponse:
+def game_leave(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """Give up one's seat before the game starts."""
     return _act(request, pk, "leave")
 
 
 @login_required
 @require_POST
-def game_cancel(request: HttpRequest, pk: int) -> HttpResponse:
+def game_cancel(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """The creator calls off a game that has not started."""
     return _act(request, pk, "cancel")
 
 
 @login_required
 @require_POST
-def game_start(request: HttpRequest, pk: int) -> HttpResponse:
+def game_start(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """The creator starts the game with the players who have joined."""
     return _act(request, pk, "start")
 
 
 @login_required
 @require_POST
-def game_resign(request: HttpRequest, pk: int) -> HttpResponse:
+def game_resign(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """Leave a game in play for good (a solo game ends with the score so far)."""
     return _act(request, pk, "resign")
 
 
 @login_required
-def join_by_code(request: HttpRequest, code: str | None = None) -> HttpResponse:
+def join_by_code(request: AuthenticatedHttpRequest, code: str | None = None) -> HttpResponse:
     """An invitation: show the game behind the code, and join it on POST."""
     if code is None:
         form = JoinByCodeForm(request.GET)
@@ -319,7 +321,7 @@ def _message(error: Exception) -> str:
 
 
 @poll
-def game_poll(request: HttpRequest, pk: int) -> HttpResponse:
+def game_poll(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Has the game changed since version ``v``? 204 if not; else the parts to redraw.
 
     The unchanged answer, which almost every poll gets, costs one primary-key query and
@@ -348,6 +350,6 @@ def game_poll(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
-def my_games(request: HttpRequest) -> HttpResponse:
+def my_games(request: AuthenticatedHttpRequest) -> HttpResponse:
     """The player's games in play or waiting for players, those waiting for them first."""
     return render(request, "games/mine.html", {"entries": selectors.my_games(request.user)})

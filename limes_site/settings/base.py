@@ -11,7 +11,11 @@ from pathlib import Path
 from typing import Any
 
 import dj_database_url
+import django_stubs_ext
 from django.utils.translation import gettext_lazy as _
+
+# Admin classes name their model (``ModelAdmin[Game]``), as django-stubs types them.
+django_stubs_ext.monkeypatch()
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
