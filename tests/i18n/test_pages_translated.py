@@ -1,7 +1,8 @@
-"""Pages drawn in Czech show no English word of their English rendering.
+"""Pages drawn in Czech, German or French show no English word of their English rendering.
 
 To cover another page, add its name and address to ``PAGES`` (the ``site`` fixture holds
-a signed-in player with games of every kind); names of people and things go in ``NAMES``.
+a signed-in player with games of every kind); names of people and things go in ``NAMES``,
+words a language shares with English in ``SAME_WORDS``.
 """
 
 from __future__ import annotations
@@ -9,11 +10,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 from html.parser import HTMLParser
 
 import pytest
 from django.test import Client
-from django.urls import reverse
+from django.urls import reverse, reverse_lazy
 
 from accounts.models import Notification, User
 from games import services
@@ -39,6 +41,15 @@ NAMES = {
 }
 # Players' own words, and English words Czech uses as they are.
 NAMES |= {"hraju", "hra", "čeká", "software"}
+# Words spelt as in English that are the right word in the language too.
+SAME_WORDS = {
+    "cs": {"reset"},
+    "de": {"browser", "lobby", "live", "solo", "standard", "diagonal", "code", "minute", "per",
+           "name"},
+    "fr": {"notifications", "point", "points", "profession", "score", "scores", "solo",
+           "total", "zone", "zones", "standard", "minute", "minutes", "invitation", "code",
+           "place", "excellent", "mode", "modes", "public", "page", "final"},
+}  # fmt: skip
 
 
 @dataclass
@@ -48,6 +59,14 @@ class Site:
     finished: Game
     multi: Game
     lobby_game: Game
+
+    @cached_property
+    def played(self) -> Game:
+        """A solo game played to the end (built only for the pages that show one)."""
+        game = services.game_create_solo(user=self.player, diagonal=False, ferryman=True, seed=5)
+        while not game.is_finished:
+            game = play_turn(game, self.player)
+        return game
 
 
 @pytest.fixture
@@ -72,6 +91,8 @@ PAGES: dict[str, Callable[[Site], str]] = {
     "my games": lambda site: reverse("games:mine"),
     "solo game": lambda site: reverse("games:detail", args=[site.solo.pk]),
     "finished game": lambda site: reverse("games:detail", args=[site.finished.pk]),
+    "played game": lambda site: reverse("games:detail", args=[site.played.pk]),
+    "replay": lambda site: reverse("games:replay", args=[site.played.pk]) + "?round=9",
     "multiplayer game": lambda site: reverse("games:detail", args=[site.multi.pk]),
     "invitation": lambda site: reverse("games:join", args=[site.lobby_game.invite_code]),
     "leaderboards": lambda site: reverse("leaderboards:board", args=["standard", "best"]),
@@ -83,6 +104,16 @@ PAGES: dict[str, Callable[[Site], str]] = {
     "notifications": lambda site: reverse("moderation:notifications"),
     "report": lambda site: reverse("moderation:report", args=["petr"]),
     "change password": lambda site: reverse("account_change_password"),
+}
+
+
+# Pages for visitors who are not signed in.
+ANONYMOUS_PAGES = {
+    "home": reverse_lazy("games:home"),
+    "sign in": reverse_lazy("account_login"),
+    "sign up": reverse_lazy("account_signup"),
+    "password reset": reverse_lazy("account_reset_password"),
+    "account closed": reverse_lazy("moderation:banned"),
 }
 
 
@@ -117,27 +148,27 @@ def words(html: str) -> set[str]:
 
 
 @pytest.mark.parametrize("page", PAGES)
-def test_page_in_czech_has_no_english_left(client: Client, site: Site, page: str) -> None:
+def test_page_has_no_english_left(client: Client, site: Site, page: str) -> None:
     client.force_login(site.player)
-    url = PAGES[page](site)
+    assert_translated(client, PAGES[page](site))
+
+
+@pytest.mark.parametrize("page", ANONYMOUS_PAGES)
+def test_visitor_page_has_no_english_left(client: Client, page: str) -> None:
+    assert_translated(client, str(ANONYMOUS_PAGES[page]))
+
+
+def assert_translated(client: Client, url: str) -> None:
+    """The page at ``url`` in each language keeps no word of its English rendering."""
     english = client.get(url, HTTP_ACCEPT_LANGUAGE="en")
-    czech = client.get(url, HTTP_ACCEPT_LANGUAGE="cs")
-    assert english.status_code == czech.status_code == 200
-    assert '<html lang="cs">' in czech.content.decode()
-    left = words(czech.content.decode()) & words(english.content.decode()) - NAMES
-    assert not left, f"English on the Czech {page} page: {_where(czech.content.decode(), left)}"
-
-
-def test_anonymous_home_page_in_czech(client: Client) -> None:
-    english = client.get(reverse("games:home"), HTTP_ACCEPT_LANGUAGE="en").content.decode()
-    czech = client.get(reverse("games:home"), HTTP_ACCEPT_LANGUAGE="cs").content.decode()
-    assert not words(czech) & words(english) - NAMES
-    assert "Zaregistrujte se a hrajte" in czech
-
-
-def _where(html: str, found: set[str]) -> list[str]:
-    return [
-        match.group(0)
-        for word in sorted(found)
-        for match in re.finditer(rf".{{0,60}}\b{word}\b.{{0,30}}", html, re.IGNORECASE)
-    ]
+    assert english.status_code == 200
+    english_words = words(english.content.decode())
+    left = {}
+    for language, same in SAME_WORDS.items():
+        translated = client.get(url, HTTP_ACCEPT_LANGUAGE=language)
+        assert translated.status_code == 200
+        assert f'<html lang="{language}">' in translated.content.decode()
+        found = words(translated.content.decode()) & english_words - NAMES - same
+        if found:
+            left[language] = sorted(found)
+    assert not left, f"English left on {url}: {left}"
