@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import datetime
+import subprocess
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 import time_machine
+from django.conf import settings
 from django.core.cache import cache
 from django.test import Client
 
@@ -50,3 +53,12 @@ def client_logged_in(client: Client, user: User) -> Client:
     """A test client signed in as ``user``."""
     client.force_login(user)
     return client
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    # Pages are checked in every language: compile the catalogues that changed, so that a
+    # bare `pytest` after `scripts/messages` tests the translations as they stand.
+    for po in Path(settings.BASE_DIR, "locale").glob("*/LC_MESSAGES/*.po"):
+        mo = po.with_suffix(".mo")
+        if not mo.exists() or mo.stat().st_mtime < po.stat().st_mtime:
+            subprocess.run(["msgfmt", "--check-format", "-o", str(mo), str(po)], check=True)
