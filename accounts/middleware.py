@@ -40,7 +40,7 @@ class PlayerLanguageMiddleware:
         user = getattr(request, "user", None)
         if isinstance(user, User) and user.is_authenticated and user.language:
             translation.activate(user.language)
-            request.LANGUAGE_CODE = user.language  # type: ignore[attr-defined]
+            request.LANGUAGE_CODE = user.language
             request._player_language = user.language  # type: ignore[attr-defined]
 
 

@@ -13,8 +13,7 @@ from django.urls import reverse
 from accounts.models import Notification, User
 from games.models import Game
 from moderation import services as moderation_services
-from tests.factories import PASSWORD, UserFactory
-from tests.games.conftest import play_turn, started_game
+from tests.factories import PASSWORD, UserFactory, play_turn, started_game
 
 pytestmark = pytest.mark.django_db
 

@@ -20,8 +20,7 @@ from django.urls import reverse, reverse_lazy
 from accounts.models import Notification, User
 from games import services
 from games.models import Game
-from tests.factories import FinishedSoloFactory, UserFactory
-from tests.games.conftest import play_turn, started_game
+from tests.factories import FinishedSoloFactory, UserFactory, play_turn, started_game
 
 pytestmark = pytest.mark.django_db
 
