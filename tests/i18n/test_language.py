@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 import re
 
 import pytest
@@ -9,11 +10,13 @@ from django.conf import settings
 from django.core import mail
 from django.test import Client
 from django.urls import reverse
+from django.utils import translation
+from django.utils.translation import ngettext
 
 from accounts.models import Notification, User
 from games.models import Game
 from moderation import services as moderation_services
-from tests.factories import PASSWORD, UserFactory, play_turn, started_game
+from tests.factories import PASSWORD, UserFactory, play_turn, solo_results, started_game
 
 pytestmark = pytest.mark.django_db
 
@@ -139,3 +142,30 @@ def test_a_report_is_answered_in_the_reporter_language(client: Client) -> None:
     moderation_services.report_dismiss(moderator=moderator, report=report, note="Nothing found.")
     notification = Notification.objects.get(user=reporter)
     assert notification.text.startswith("Votre signalement concernant rude a été examiné")
+
+
+@pytest.mark.parametrize(
+    ("count", "czech"),
+    [(1, "1 hra čeká na váš tah"), (3, "3 hry čekají na váš tah"), (5, "5 her čeká na váš tah")],
+)
+def test_czech_counts_take_their_three_forms(count: int, czech: str) -> None:
+    with translation.override("cs"):
+        text = ngettext(
+            "%(n)s game waits for your move", "%(n)s games wait for your move", count
+        ) % {"n": count}
+    assert text == czech
+
+
+def test_dates_and_numbers_are_written_the_reader_way(client: Client) -> None:
+    player = UserFactory(
+        username="vera", date_joined=datetime.datetime(2026, 6, 1, tzinfo=datetime.UTC)
+    )
+    solo_results(player, [41, 40])
+    url = reverse("accounts:profile", args=["vera"])
+    czech = client.get(url, HTTP_ACCEPT_LANGUAGE="cs").content.decode()
+    assert "Hraje od 1. června 2026" in czech
+    assert 'data-testid="average-solo">40,5<' in czech
+    german = client.get(url, HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert "Spielt seit 1. Juni 2026" in german
+    english = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert 'data-testid="average-solo">40.5<' in english
