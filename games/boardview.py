@@ -8,6 +8,7 @@ page model); it decides no rule and writes nothing.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from urllib.parse import urlencode
 
@@ -139,7 +140,7 @@ ZONE_ORDER = ((0, 0), (0, 1), (1, 0), (1, 1))  # reading order, for a 2x2 CSS gr
 def landscape_view(
     board: rules.Board,
     *,
-    slots: list[Point] = (),  # type: ignore[assignment]
+    slots: Sequence[Point] = (),
     draft: Draft | None = None,
     draft_at: Point | None = None,
     zone_links: dict[Point, tuple[str, str]] | None = None,
@@ -292,17 +293,14 @@ def game_page(
     if with_table and game.mode == Game.Mode.MULTI and not game.is_finished:
         context["table"] = table_view(game, state, seats, seat)
     if state.is_over or game.is_finished:
+        ordered = sorted(seats, key=lambda s: (s.place or 99, s.position))
+        scores = [state.boards[player_key(s)].landscape.score() for s in ordered]
         context["final"] = [
-            {
-                "seat": s,
-                "score": state.boards[player_key(s)].landscape.score(),
-                "board": landscape_view(state.boards[player_key(s)]),
-            }
-            for s in sorted(seats, key=lambda s: (s.place or 99, s.position))
+            {"seat": s, "score": score, "board": landscape_view(state.boards[player_key(s)])}
+            for s, score in zip(ordered, scores, strict=True)
         ]
         if game.mode == Game.Mode.SOLO and state.is_over:
-            total = context["final"][0]["score"].total  # type: ignore[index]
-            context["rating"] = SOLO_RATING_LABELS[rules.solo_rating(total)]
+            context["rating"] = SOLO_RATING_LABELS[rules.solo_rating(scores[0].total)]
         return context
     if seat is None or not game.is_active:
         return context

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from accounts.models import User
 from games.models import Game
-from tests.browser.conftest import ARTIFACTS
 from tests.browser.test_solo_game import click_and_wait, settle
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -25,7 +25,7 @@ def czech_page(browser: Any, live_server: Any) -> Iterator[Any]:
 
 
 def test_a_czech_visitor_signs_up_plays_and_reads_the_result_in_czech(
-    czech_page: Any, live_server: Any
+    czech_page: Any, live_server: Any, artifacts: Path
 ) -> None:
     page, base = czech_page, live_server.url
     page.goto(f"{base}/")
@@ -60,5 +60,4 @@ def test_a_czech_visitor_signs_up_plays_and_reads_the_result_in_czech(
     total = game.seats.get().score
     assert result.inner_text() == f"Konečné skóre {total}: je co zlepšovat."
     assert page.locator("html").get_attribute("lang") == "cs"
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / "czech-solo-result.png"), full_page=True)
+    page.screenshot(path=str(artifacts / "czech-solo-result.png"), full_page=True)
