@@ -28,8 +28,9 @@ def user_set_language(*, user: User, language: str) -> User:
 
     ``""`` means the browser's choice. Raises ValidationError for a language not offered.
     """
-    user.language = language
-    user.full_clean()
+    # Only this field: a language change must not fail on an older, now-invalid value
+    # elsewhere in the row.
+    user.language = User._meta.get_field("language").clean(language, user)
     user.save(update_fields=["language"])
     return user
 

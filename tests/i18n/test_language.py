@@ -8,12 +8,14 @@ import re
 import pytest
 from django.conf import settings
 from django.core import mail
+from django.core.exceptions import ValidationError
 from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import ngettext
 
 from accounts.models import Notification, User
+from accounts.services import user_set_language
 from games.models import Game
 from moderation import services as moderation_services
 from tests.factories import PASSWORD, UserFactory, play_turn, solo_results, started_game
@@ -169,3 +171,11 @@ def test_dates_and_numbers_are_written_the_reader_way(client: Client) -> None:
     assert "Spielt seit 1. Juni 2026" in german
     english = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert 'data-testid="average-solo">40.5<' in english
+
+
+def test_the_service_refuses_a_language_not_offered(user: User) -> None:
+    with pytest.raises(ValidationError):
+        user_set_language(user=user, language="xx")
+    user.refresh_from_db()
+    assert user.language == ""
+    assert user_set_language(user=user, language="").language == ""
