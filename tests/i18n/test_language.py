@@ -179,3 +179,10 @@ def test_the_service_refuses_a_language_not_offered(user: User) -> None:
     user.refresh_from_db()
     assert user.language == ""
     assert user_set_language(user=user, language="").language == ""
+
+
+def test_the_javascript_catalogue_speaks_the_reader_language(client: Client) -> None:
+    czech = client.get(reverse("javascript-catalog"), HTTP_ACCEPT_LANGUAGE="cs").content.decode()
+    assert '"now": "te\\u010f"' in czech
+    # Only the site's own strings: not the admin's, which no public page uses.
+    assert "%(sel)s of %(cnt)s selected" not in czech
