@@ -17,11 +17,11 @@ from django.http import QueryDict
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 import rules
 from games import analysis
-from games.models import BotLevel, Game, Seat
+from games.models import SOLO_RATING_LABELS, BotLevel, Game, Seat
 from games.selectors import daily_par_of, game_moves, hint_refusal, player_key, rules_game
 
 Point = tuple[int, int]
@@ -235,7 +235,7 @@ def _zone_label(zone: rules.Zone, workers: int) -> str:
     if zone.hut:
         label += ", " + _("hut")
     if workers:
-        label += ", " + _("%d worker(s)") % workers
+        label += ", " + ngettext("%d worker", "%d workers", workers) % workers
     return label
 
 
@@ -341,7 +341,7 @@ def game_page(
             for s, score in zip(ordered, scores, strict=True)
         ]
         if game.mode == Game.Mode.SOLO and state.is_over:
-            context["rating"] = rules.solo_rating(scores[0].total)
+            context["rating"] = SOLO_RATING_LABELS[rules.solo_rating(scores[0].total)]
         context["final_with_bots"] = any(s.is_bot for s in seats)
         if game.is_finished:
             context["analysis"] = analysis.report(game)

@@ -1,10 +1,14 @@
 from __future__ import annotations
 
 from django import forms
+from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
 
 from games.models import BotLevel, Game, duration_label
 from games.services import DEFAULT_ROUND_SECONDS, MAX_SEATS, ROUND_SECONDS
+
+# The choices are built once, at import: their labels must wait for the reader's language.
+duration_label_lazy = lazy(duration_label, str)
 
 
 class NewGameForm(forms.Form):
@@ -40,13 +44,13 @@ class NewMultiGameForm(NewGameForm):
     )
     live_seconds = forms.TypedChoiceField(
         label=_("Time per round (live)"),
-        choices=[(s, duration_label(s)) for s in ROUND_SECONDS[Game.Pace.LIVE]],
+        choices=[(s, duration_label_lazy(s)) for s in ROUND_SECONDS[Game.Pace.LIVE]],
         coerce=int,
         initial=DEFAULT_ROUND_SECONDS[Game.Pace.LIVE],
     )
     correspondence_seconds = forms.TypedChoiceField(
         label=_("Time per round (correspondence)"),
-        choices=[(s, duration_label(s)) for s in ROUND_SECONDS[Game.Pace.CORRESPONDENCE]],
+        choices=[(s, duration_label_lazy(s)) for s in ROUND_SECONDS[Game.Pace.CORRESPONDENCE]],
         coerce=int,
         initial=DEFAULT_ROUND_SECONDS[Game.Pace.CORRESPONDENCE],
     )

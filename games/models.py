@@ -8,6 +8,8 @@ from django.db.models import Q
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
+import rules
+
 
 def duration_label(seconds: int) -> str:
     """ "3 minutes", "2 days": how long a round may take."""
@@ -16,6 +18,16 @@ def duration_label(seconds: int) -> str:
         return ngettext("%d day", "%d days", days) % days
     minutes = seconds // 60
     return ngettext("%d minute", "%d minutes", minutes) % minutes
+
+
+# The solo table's bands in words, for pages (rules.SoloRating.label is English only).
+SOLO_RATING_LABELS = {
+    rules.SoloRating.ROOM_FOR_IMPROVEMENT: _("room for improvement"),
+    rules.SoloRating.SATISFACTORY: _("satisfactory"),
+    rules.SoloRating.GOOD: _("good"),
+    rules.SoloRating.VERY_GOOD: _("very good"),
+    rules.SoloRating.EXCELLENT: _("excellent"),
+}
 
 
 class Ruleset(models.TextChoices):
@@ -124,7 +136,11 @@ class Game(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.get_mode_display()} game #{self.pk}"
+        # Shown as the game's title on its pages and in lists.
+        return gettext("%(mode)s game #%(number)s") % {
+            "mode": self.get_mode_display(),
+            "number": self.pk,
+        }
 
     @property
     def is_finished(self) -> bool:

@@ -12,7 +12,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import formats, timezone, translation
 from django.utils.translation import gettext as _
 
 import rules
@@ -387,7 +387,7 @@ def _notify_round(game: Game, seats: list[Seat]) -> None:
     if game.pace != Game.Pace.CORRESPONDENCE:
         return
     recipients = [
-        seat.user.email
+        seat.user
         for seat in seats
         if seat.status == Seat.Status.PLAYING
         and seat.user is not None
@@ -397,28 +397,39 @@ def _notify_round(game: Game, seats: list[Seat]) -> None:
     ]
     if not recipients:
         return
-    subject = _("Limes: round %(round)d of game #%(game)d waits for you") % {
-        "round": game.round,
-        "game": game.pk,
-    }
     url = settings.LIMES_SITE_URL + reverse("games:detail", kwargs={"pk": game.pk})
-    body = _(
-        "Round %(round)d of your Limes game #%(game)d has started: %(url)s\n\n"
-        "You have until %(deadline)s UTC to play it.\n\n"
-        "You can turn these emails off in your settings."
-    ) % {
-        "round": game.round,
-        "game": game.pk,
-        "url": url,
-        "deadline": game.deadline.strftime("%Y-%m-%d %H:%M") if game.deadline else "-",
-    }
+    # Written now, in each player's own language; sent once the round is committed.
+    messages = [
+        (*_round_email(game, url, user.language_for_messages), user.email) for user in recipients
+    ]
 
     def send() -> None:
         # One message per player: addresses are not shared with the other players.
-        for address in recipients:
+        for subject, body, address in messages:
             send_mail(subject, body, None, [address], fail_silently=True)
 
     transaction.on_commit(send)
+
+
+def _round_email(game: Game, url: str, language: str) -> tuple[str, str]:
+    with translation.override(language):
+        subject = _("Limes: round %(round)d of game #%(game)d waits for you") % {
+            "round": game.round,
+            "game": game.pk,
+        }
+        body = _(
+            "Round %(round)d of your Limes game #%(game)d has started: %(url)s\n\n"
+            "You have until %(deadline)s UTC to play it.\n\n"
+            "You can turn these emails off in your settings."
+        ) % {
+            "round": game.round,
+            "game": game.pk,
+            "url": url,
+            "deadline": formats.date_format(game.deadline, "DATETIME_FORMAT")
+            if game.deadline
+            else "-",
+        }
+    return subject, body
 
 
 def move_submit(*, game: Game, user: User, round_number: int, turn: rules.Turn) -> Game:

@@ -22,7 +22,7 @@ import games.selectors
 import rules
 from accounts.models import User
 from games.daily import today
-from games.models import DailyPar, Game, Ruleset, Seat, SoloResult
+from games.models import SOLO_RATING_LABELS, DailyPar, Game, Ruleset, Seat, SoloResult
 from leaderboards.daily import week_start
 from leaderboards.models import (
     PROVISIONAL_GAMES,
@@ -39,14 +39,7 @@ if TYPE_CHECKING:
     from django_stubs_ext import StrOrPromise
 
 PAGE_SIZE = 50
-# The table's bands in words, for pages (rules.SoloRating.label is English only).
-BAND_LABELS = {
-    rules.SoloRating.ROOM_FOR_IMPROVEMENT: _("room for improvement"),
-    rules.SoloRating.SATISFACTORY: _("satisfactory"),
-    rules.SoloRating.GOOD: _("good"),
-    rules.SoloRating.VERY_GOOD: _("very good"),
-    rules.SoloRating.EXCELLENT: _("excellent"),
-}
+BAND_LABELS = SOLO_RATING_LABELS
 # A rating drops off the board after this long without a rated game (it is kept).
 INACTIVE_AFTER = datetime.timedelta(days=90)
 

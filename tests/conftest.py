@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import datetime
+import subprocess
 import threading
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any, Protocol
 
 import pytest
 import time_machine
+from django.conf import settings
 from django.core.cache import cache
 from django.db import connection
 from django.test import Client
@@ -139,3 +142,10 @@ def committed(django_capture_on_commit_callbacks: Any) -> Callable[[], Any]:
     backend), callbacks queued by those callbacks included.
     """
     return lambda: django_capture_on_commit_callbacks(execute=True)
+def pytest_sessionstart(session: pytest.Session) -> None:
+    # Pages are checked in every language: compile the catalogues that changed, so that a
+    # bare `pytest` after `scripts/messages` tests the translations as they stand.
+    for po in Path(settings.BASE_DIR, "locale").glob("*/LC_MESSAGES/*.po"):
+        mo = po.with_suffix(".mo")
+        if not mo.exists() or mo.stat().st_mtime < po.stat().st_mtime:
+            subprocess.run(["msgfmt", "--check-format", "-o", str(mo), str(po)], check=True)

@@ -26,6 +26,12 @@ function showDeadlines() {
   for (const element of document.querySelectorAll("[data-deadline]")) {
     const left = Math.max(0, Math.round((Date.parse(element.getAttribute("datetime")) - Date.now()) / 1000));
     if (left > 3600) continue; // days or hours: the server's wording stays
+    if (left === 0) {
+      // "Round ends now", until the next poll shows the new round.
+      // gettext comes from the JavaScript catalogue (base.html); without it, English.
+      element.textContent = typeof gettext === "function" ? gettext("now") : "now";
+      continue;
+    }
     const minutes = Math.floor(left / 60);
     const seconds = String(left % 60).padStart(2, "0");
     element.textContent = `${minutes}:${seconds}`;
