@@ -175,6 +175,11 @@ class Seat(models.Model):
     def __str__(self) -> str:
         return f"{self.user} in game #{self.game_id}"
 
+    @property
+    def has_left(self) -> bool:
+        """Resigned or timed out: such a player never wins, even a shared first place."""
+        return self.status != self.Status.PLAYING
+
 
 class Move(models.Model):
     """One committed round of one seat: the card, where it went, and the worker action."""

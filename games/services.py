@@ -6,7 +6,6 @@ import datetime
 import random
 import secrets
 
-from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
@@ -19,6 +18,7 @@ import rules
 from accounts.models import User
 from games.models import Game, Move, Ruleset, Seat, SoloResult
 from games.selectors import deck, game_moves, move_to_turn, player_key, rules_game
+from limes_site.site_url import site_url
 
 
 class MoveRejected(ValidationError):
@@ -265,7 +265,7 @@ def _notify_round(game: Game, seats: list[Seat]) -> None:
         "round": game.round,
         "game": game.pk,
     }
-    url = settings.LIMES_SITE_URL + reverse("games:detail", kwargs={"pk": game.pk})
+    url = site_url() + reverse("games:detail", kwargs={"pk": game.pk})
     body = _(
         "Round %(round)d of your Limes game #%(game)d has started: %(url)s\n\n"
         "You have until %(deadline)s UTC to play it.\n\n"

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import datetime
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
 from django.db.models import Prefetch, QuerySet
 from django.http import (
     Http404,
@@ -18,6 +21,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect, HttpResponseClientRefresh
 
@@ -78,6 +82,9 @@ def _load(request: HttpRequest, pk: int) -> tuple[Game, rules.Game, Seat | None]
     return game, selectors.rules_game(game, list(game.seats.all())), seat
 
 
+# The page must be asked for again on Back: a copy from the cache would offer a round
+# that was already committed.
+@never_cache
 def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """The game page; for an htmx request, just the board fragment for the draft."""
     game, state, seat = _load(request, pk)
@@ -102,7 +109,58 @@ def _render_game(
     context = _game_context(
         game, state, seat, draft_params=draft_params, error=error, with_table=with_table
     )
+    if with_table:
+        context.update(_page_extras(request, game, seat, final="final" in context))
     return render(request, template, context, status=status)
+
+
+def _page_extras(
+    request: HttpRequest, game: Game, seat: Seat | None, *, final: bool
+) -> dict[str, object]:
+    """What the whole page shows around the board: a hidden result, Play again, bests."""
+    extras: dict[str, object] = {}
+    if seat is None or not game.is_finished:
+        return extras
+    if game.hidden:
+        extras["hidden_notice"] = _(
+            "A moderator hid this game: it counts on no board. It stays here for you."
+        )
+    if game.mode == Game.Mode.SOLO:
+        standing = selectors.solo_standing(game, request.user)
+        if standing is not None and not game.hidden:
+            result = game.solo_result
+            if result.hidden:
+                extras["hidden_notice"] = _(
+                    "A moderator hid this result: it counts on no board. It stays here for you."
+                )
+            extras["standing"] = {
+                "best": standing.best,
+                "is_new_best": standing.is_new_best,
+                "rank": standing.rank,
+                "board_url": reverse(
+                    "leaderboards:board", kwargs={"ruleset": game.ruleset, "kind": "best"}
+                ),
+            }
+    if final:
+        extras["play_again"] = _play_again(game)
+    return extras
+
+
+def _play_again(game: Game) -> dict[str, object]:
+    """A form that opens a new game with this game's rules (a solo game after a daily)."""
+    fields: list[tuple[str, object]] = []
+    if game.diagonal:
+        fields.append(("diagonal", "on"))
+    if game.ferryman:
+        fields.append(("ferryman", "on"))
+    if game.mode == Game.Mode.SOLO:
+        return {"url": reverse("games:new"), "fields": fields}
+    fields += [("seats_max", game.seats_max), ("pace", game.pace)]
+    if game.round_seconds:
+        fields.append((f"{game.pace}_seconds", game.round_seconds))
+    if game.listed:
+        fields.append(("listed", "on"))
+    return {"url": reverse("games:new_multi"), "fields": fields}
 
 
 def _game_context(
@@ -119,6 +177,7 @@ def _game_context(
     if with_table and game.mode == Game.Mode.MULTI and not game.is_finished:
         context["table"] = _table(game, state, seats, seat)
     if state.is_over or game.is_finished:
+        context["nobody_finished"] = game.mode == Game.Mode.MULTI and all(s.has_left for s in seats)
         context["final"] = [
             {
                 "seat": s,
@@ -144,9 +203,9 @@ def _game_context(
     card = state.current_card
     assert card is not None
     try:
-        draft = Draft.from_params(draft_params)
+        draft = Draft.from_params(draft_params).for_round(state.round)
     except ValueError:
-        draft = Draft()
+        draft = Draft(round=state.round)
         error = error or _("That choice could not be read; start the round again.")
     view = round_view(state.boards[player], card, state.variants, draft)
     context.update(round=view, card=card, error=error or view.error)
@@ -248,10 +307,11 @@ def game_replay(request: HttpRequest, pk: int) -> HttpResponse:
     # A game that ended early (everyone left) has fewer rounds, and its later cards were
     # never revealed: the replay stops where the play did.
     played = max((m.round for m in moves), default=0)
+    # A replay starts at the first round, as one tells the story of a game.
     try:
-        shown_round = max(0, min(played, int(request.GET.get("round", played))))
+        shown_round = max(min(1, played), min(played, int(request.GET.get("round", 1))))
     except ValueError:
-        shown_round = played
+        shown_round = min(1, played)
     # Rebuilt like the game itself, so players who left leave at the same point.
     partial = selectors.rules_game(game, seats, [m for m in moves if m.round <= shown_round])
     context = {
@@ -262,7 +322,6 @@ def game_replay(request: HttpRequest, pk: int) -> HttpResponse:
             {
                 "seat": s,
                 "board": landscape_view(partial.boards[selectors.player_key(s)]),
-                "score": partial.boards[selectors.player_key(s)].landscape.score(),
             }
             for s in game.seats.all()
         ],
@@ -456,4 +515,20 @@ def game_poll(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 def my_games(request: HttpRequest) -> HttpResponse:
     """The player's games in play or waiting for players, those waiting for them first."""
-    return render(request, "games/mine.html", {"entries": selectors.my_games(request.user)})
+    now = timezone.now()
+    entries = selectors.my_games(request.user)
+    # A round past its deadline is closed now, as opening the game would, so the list
+    # never offers a move that can no longer be made.
+    if any([services.deadlines_enforce(game=e.game, now=now) for e in entries]):
+        entries = selectors.my_games(request.user)
+    finished = Paginator(selectors.my_finished_games(request.user), FINISHED_PER_PAGE)
+    context = {
+        "entries": entries,
+        "finished": finished.get_page(request.GET.get("page")),
+        "now": now,
+        "in_a_minute": now + datetime.timedelta(minutes=1),
+    }
+    return render(request, "games/mine.html", context)
+
+
+FINISHED_PER_PAGE = 20

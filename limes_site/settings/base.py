@@ -54,6 +54,8 @@ MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
+    # After CommonMiddleware has checked the host against ALLOWED_HOSTS.
+    "limes_site.site_url.SiteUrlMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -192,7 +194,8 @@ STORAGES = {
 DEFAULT_FROM_EMAIL = os.environ.get("DJANGO_DEFAULT_FROM_EMAIL", "Limes Online <noreply@localhost>")
 
 # The site's address as players reach it, for links in emails.
-LIMES_SITE_URL = os.environ.get("LIMES_SITE_URL", "http://localhost:8000").rstrip("/")
+# Empty: emails use the host of the request that sends them (limes_site/site_url.py).
+LIMES_SITE_URL = os.environ.get("LIMES_SITE_URL", "").rstrip("/")
 
 # Path of a deck file to play with, or None for the built-in deck.
 LIMES_DECK = os.environ.get("LIMES_DECK")
