@@ -53,8 +53,8 @@ def main() -> None:
     from django.test.utils import CaptureQueriesContext
     from django.urls import reverse
 
+    from games.daily import today
     from games.models import Ruleset, SoloResult
-    from leaderboards.daily import today
     from leaderboards.models import PlayerResult, SoloStanding
     from leaderboards.selectors import BOARDS
 

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.conf import settings
-from django.db.models import Avg, Count, F, Max, Prefetch, Q, QuerySet
+from django.contrib.auth.models import AnonymousUser
+from django.db.models import Count, F, Max, Prefetch, Q, QuerySet
 from django.utils import timezone
 
 import rules
@@ -33,11 +35,14 @@ def player_key(seat: Seat) -> str:
     return seat.user.username
 
 
-def game_moves(game: Game) -> list[Move]:
-    """Every stored round of the game, in the order they are replayed."""
+def game_moves(game: Game, *, before_round: int | None = None) -> list[Move]:
+    """The game's stored rounds (those before ``before_round`` if given), in replay order."""
+    moves = Move.objects.filter(seat__game=game)
+    if before_round is not None:
+        moves = moves.filter(round__lt=before_round)
     # Within a round, in the order they were committed: a player who left mid-round must
     # leave the rebuilt game at the same point as they left the real one.
-    return list(Move.objects.filter(seat__game=game).order_by("round", "id"))
+    return list(moves.order_by("round", "id"))
 
 
 def rules_game(
@@ -68,11 +73,16 @@ def rules_game(
     return state
 
 
-def seat_for(game: Game, user: User) -> Seat | None:
-    """The user's seat in the game, if any."""
+def seat_of(seats: Iterable[Seat], user: User | AnonymousUser) -> Seat | None:
+    """The user's seat among ``seats``, if any."""
     if not user.is_authenticated:
         return None
-    return next((seat for seat in game.seats.all() if seat.user_id == user.pk), None)
+    return next((seat for seat in seats if seat.user_id == user.pk), None)
+
+
+def seat_for(game: Game, user: User | AnonymousUser) -> Seat | None:
+    """The user's seat in the game, if any (from the prefetched seats when there are)."""
+    return seat_of(game.seats.all(), user)
 
 
 def games_of(user: User) -> QuerySet[Game]:
@@ -82,27 +92,6 @@ def games_of(user: User) -> QuerySet[Game]:
         .prefetch_related("seats__user")
         .order_by("-updated_at")
     )
-
-
-@dataclass(frozen=True)
-class PlayerSummary:
-    """What a public profile shows of a player's games."""
-
-    games_played: int
-    games_finished: int
-    best_solo_score: int | None
-    solo_average: float | None
-
-
-def player_summary(user: User) -> PlayerSummary:
-    """Counts, best and average solo score, from two aggregate queries."""
-    seats = Seat.objects.filter(user=user).aggregate(
-        played=Count("id"), finished=Count("id", filter=Q(game__status=Game.Status.FINISHED))
-    )
-    solo = SoloResult.objects.filter(user=user, hidden=False).aggregate(
-        best=Max("score"), average=Avg("score")
-    )
-    return PlayerSummary(seats["played"], seats["finished"], solo["best"], solo["average"])
 
 
 def can_watch(game: Game, user: User, seat: Seat | None) -> bool:

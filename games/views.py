@@ -27,10 +27,10 @@ from django_htmx.http import HttpResponseClientRedirect, HttpResponseClientRefre
 
 import rules
 from games import selectors, services
-from games.boardview import Draft, card_zones, landscape_view, round_view
+from games.boardview import Draft, card_zones, game_page, replay_page
 from games.decorators import poll
 from games.forms import JoinByCodeForm, NewGameForm, NewMultiGameForm
-from games.models import Game, Move, Seat
+from games.models import Game, Seat
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -106,7 +106,7 @@ def _render_game(
         template = "games/game.html"
     # A draft's fragment is the board alone: the table is drawn only where it is shown.
     with_table = template != "games/game.html#board"
-    context = _game_context(
+    context = game_page(
         game, state, seat, draft_params=draft_params, error=error, with_table=with_table
     )
     if with_table:
@@ -163,92 +163,6 @@ def _play_again(game: Game) -> dict[str, object]:
     return {"url": reverse("games:new_multi"), "fields": fields}
 
 
-def _game_context(
-    game: Game,
-    state: rules.Game,
-    seat: Seat | None,
-    *,
-    draft_params: QueryDict,
-    error: str | None = None,
-    with_table: bool = True,
-) -> dict[str, object]:
-    context: dict[str, object] = {"game": game, "state": state, "seat": seat, "error": error}
-    seats = list(game.seats.all())
-    if with_table and game.mode == Game.Mode.MULTI and not game.is_finished:
-        context["table"] = _table(game, state, seats, seat)
-    if state.is_over or game.is_finished:
-        context["nobody_finished"] = game.mode == Game.Mode.MULTI and all(s.has_left for s in seats)
-        context["final"] = [
-            {
-                "seat": s,
-                "score": state.boards[selectors.player_key(s)].landscape.score(),
-                "board": landscape_view(state.boards[selectors.player_key(s)]),
-            }
-            for s in sorted(seats, key=lambda s: (s.place or 99, s.position))
-        ]
-        if game.mode == Game.Mode.SOLO and state.is_over:
-            total = context["final"][0]["score"].total  # type: ignore[index]
-            context["rating"] = rules.solo_rating(total)
-        return context
-    if seat is None or not game.is_active:
-        return context
-    player = selectors.player_key(seat)
-    if player not in state.waiting_for():
-        # Played this round already, or left the game: their landscape, nothing to draft.
-        context["own"] = {
-            "board": landscape_view(state.boards[player]),
-            "score": state.boards[player].landscape.score(),
-        }
-        return context
-    card = state.current_card
-    assert card is not None
-    try:
-        draft = Draft.from_params(draft_params).for_round(state.round)
-    except ValueError:
-        draft = Draft(round=state.round)
-        error = error or _("That choice could not be read; start the round again.")
-    view = round_view(state.boards[player], card, state.variants, draft)
-    context.update(round=view, card=card, error=error or view.error)
-    return context
-
-
-def _table(
-    game: Game, state: rules.Game, seats: list[Seat], viewer: Seat | None
-) -> dict[str, object]:
-    """What everyone at the table may see: each landscape as of the last complete round.
-
-    A choice made in the round in play stays hidden from the others (and from
-    spectators) until every player has made theirs.
-    """
-    public = _completed_rounds(game, seats) if game.is_active else state
-    waiting = set(state.waiting_for()) if game.is_active else set()
-    entries = []
-    for s in seats:
-        key = selectors.player_key(s)
-        board = public.boards[key]
-        entries.append(
-            {
-                "seat": s,
-                "is_viewer": viewer is not None and s.pk == viewer.pk,
-                "has_played": (
-                    game.is_active and s.status == Seat.Status.PLAYING and key not in waiting
-                ),
-                "board": landscape_view(board),
-                "score": board.landscape.score().total,
-            }
-        )
-    return {
-        "entries": entries,
-        "waiting": [s for s in seats if selectors.player_key(s) in waiting],
-        "shown_round": game.round - 1 if game.is_active else None,
-    }
-
-
-def _completed_rounds(game: Game, seats: list[Seat]) -> rules.Game:
-    moves = list(Move.objects.filter(seat__game=game, round__lt=game.round).order_by("round", "id"))
-    return selectors.rules_game(game, seats, moves)
-
-
 @login_required
 @require_POST
 def game_play(request: HttpRequest, pk: int) -> HttpResponse:
@@ -265,7 +179,7 @@ def game_play(request: HttpRequest, pk: int) -> HttpResponse:
         return _rejected(request, game, str(error), 400)
     try:
         services.move_submit(game=game, user=request.user, round_number=round_number, turn=turn)
-    except services.MoveRejected as error:
+    except services.ActionRefused as error:
         return _rejected(request, game, error.messages[0], error.status)
     except PermissionDenied:
         return _rejected(request, game, _("You do not play in this game."), 403)
@@ -302,32 +216,11 @@ def game_replay(request: HttpRequest, pk: int) -> HttpResponse:
         raise Http404(_("A game can be replayed once it is over."))
     if not selectors.can_watch(game, request.user, selectors.seat_for(game, request.user)):
         raise Http404(_("No such game."))
-    seats = list(game.seats.all())
-    moves = selectors.game_moves(game)
-    # A game that ended early (everyone left) has fewer rounds, and its later cards were
-    # never revealed: the replay stops where the play did.
-    played = max((m.round for m in moves), default=0)
-    # A replay starts at the first round, as one tells the story of a game.
     try:
-        shown_round = max(min(1, played), min(played, int(request.GET.get("round", 1))))
+        wanted = int(request.GET.get("round", ""))
     except ValueError:
-        shown_round = min(1, played)
-    # Rebuilt like the game itself, so players who left leave at the same point.
-    partial = selectors.rules_game(game, seats, [m for m in moves if m.round <= shown_round])
-    context = {
-        "game": game,
-        "shown_round": shown_round,
-        "card": partial.deck.card(game.cards[shown_round - 1]) if shown_round else None,
-        "seats": [
-            {
-                "seat": s,
-                "board": landscape_view(partial.boards[selectors.player_key(s)]),
-            }
-            for s in game.seats.all()
-        ],
-        "rounds": range(played + 1),
-        "last_round": played,
-    }
+        wanted = None
+    context = replay_page(game, wanted_round=wanted)
     template = "games/replay.html"
     if request.htmx:
         template += "#replay"
@@ -391,7 +284,7 @@ def game_new_multi(request: HttpRequest) -> HttpResponse:
             diagonal=form.cleaned_data["diagonal"],
             ferryman=form.cleaned_data["ferryman"],
         )
-    except services.MoveRejected as error:
+    except services.ActionRefused as error:
         messages.error(request, error.messages[0])
         return redirect("games:lobby")
     return redirect("games:detail", pk=game.pk)
@@ -409,7 +302,7 @@ def _act(request: HttpRequest, pk: int, action: str) -> HttpResponse:
     }[action]
     try:
         service(game=game, user=request.user)
-    except services.MoveRejected as error:
+    except services.ActionRefused as error:
         messages.error(request, error.messages[0])
     except PermissionDenied as error:
         messages.error(request, str(error) or _("You can't do that in this game."))
@@ -470,7 +363,7 @@ def join_by_code(request: HttpRequest, code: str | None = None) -> HttpResponse:
     if request.method == "POST":
         try:
             services.game_join(game=game, user=request.user, code=code.upper())
-        except (services.MoveRejected, PermissionDenied) as error:
+        except (services.ActionRefused, PermissionDenied) as error:
             messages.error(request, _message(error))
         return redirect("games:detail", pk=game.pk)
     game = get_object_or_404(_with_seats(), pk=game.pk)
@@ -478,7 +371,7 @@ def join_by_code(request: HttpRequest, code: str | None = None) -> HttpResponse:
 
 
 def _message(error: Exception) -> str:
-    if isinstance(error, services.MoveRejected):
+    if isinstance(error, services.ActionRefused):
         return str(error.messages[0])
     return str(error)
 
@@ -504,7 +397,7 @@ def game_poll(request: HttpRequest, pk: int) -> HttpResponse:
     if request.GET.get("s") != game.status:
         # The game started, ended or was cancelled: the whole page changes.
         return HttpResponseClientRefresh()
-    context = _game_context(game, state, seat, draft_params=QueryDict())
+    context = game_page(game, state, seat, draft_params=QueryDict())
     # A player in the middle of a draft keeps it (only the table is redrawn) unless the
     # draft is over for them: they timed out, say.
     drafting = request.GET.get("draft") == "1" and "round" in context

@@ -19,8 +19,9 @@ from django.utils.translation import gettext_lazy as _
 
 import rules
 from accounts.models import User
+from games.daily import today
 from games.models import Game, Ruleset, Seat, SoloResult
-from leaderboards.daily import today, week_start
+from leaderboards.daily import week_start
 from leaderboards.models import (
     PROVISIONAL_GAMES,
     RECENT_GAMES,

@@ -18,9 +18,9 @@ from django.views.decorators.http import require_POST
 
 import games.services
 from accounts.models import User
+from games.daily import today
 from games.models import Ruleset
-from leaderboards import selectors, services
-from leaderboards.daily import today
+from leaderboards import selectors
 
 
 @dataclass(frozen=True)
@@ -149,7 +149,7 @@ def daily_start(request: HttpRequest) -> HttpResponse:
     """Start (or go back to) the signed-in player's attempt at today's challenge."""
     assert isinstance(request.user, User)
     try:
-        game = services.daily_start(user=request.user)
+        game = games.services.game_create_daily(user=request.user)
     except PermissionDenied as error:
         messages.error(request, str(error))
         return redirect("leaderboards:daily")
@@ -167,7 +167,7 @@ def daily_abandon(request: HttpRequest) -> HttpResponse:
         return redirect("leaderboards:daily")
     try:
         games.services.seat_resign(game=attempt.game, user=request.user)
-    except games.services.MoveRejected as error:
+    except games.services.ActionRefused as error:
         messages.error(request, error.messages[0])
         return redirect("leaderboards:daily")
     messages.success(request, _("Your attempt is over; its score counts for today."))

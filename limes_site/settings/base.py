@@ -201,6 +201,6 @@ LIMES_SITE_URL = os.environ.get("LIMES_SITE_URL", "").rstrip("/")
 LIMES_DECK = os.environ.get("LIMES_DECK")
 
 # Key of the daily challenge's card sequences (HMAC of the date), so that no one can work
-# out tomorrow's cards from the code. Empty: leaderboards.daily derives one from SECRET_KEY,
+# out tomorrow's cards from the code. Empty: games.daily derives one from SECRET_KEY,
 # which production requires; set it to keep the days' cards when SECRET_KEY is rotated.
 LIMES_DAILY_SECRET = os.environ.get("LIMES_DAILY_SECRET", "")

@@ -33,7 +33,7 @@ def run_together(*actions: Callable[[], str]) -> list[str]:
         barrier.wait()
         try:
             outcomes.append(action())
-        except services.MoveRejected as error:
+        except services.ActionRefused as error:
             outcomes.append(f"rejected: {error.messages[0]}")
         finally:
             connection.close()
