@@ -13,7 +13,7 @@ from accounts.forms import DeleteAccountForm, ProfileForm
 from accounts.models import User
 from accounts.services import user_delete, user_update_profile
 from leaderboards import charts
-from leaderboards.selectors import player_statistics
+from leaderboards.selectors import player_statistics, solo_by_ruleset
 
 
 @login_required
@@ -74,7 +74,9 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         stats = player_statistics(player)
         context.update(
             stats=stats,
-            score_chart=charts.score_chart(stats.history),
+            solo_rulesets=[
+                (solo, charts.score_chart(solo.history)) for solo in solo_by_ruleset(stats.history)
+            ],
             band_chart=charts.band_chart(stats.bands),
             rating_chart=charts.rating_chart(stats.rating_history),
         )

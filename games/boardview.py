@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 import rules
-from games.models import Game, Seat
+from games.models import SOLO_BAND_LABELS, Game, Seat
 from games.selectors import game_moves, player_key, rules_game
 
 Point = tuple[int, int]
@@ -366,6 +366,7 @@ def game_page(
         if game.mode == Game.Mode.SOLO and state.is_over:
             total = context["final"][0]["score"].total  # type: ignore[index]
             context["rating"] = rules.solo_rating(total)
+            context["rating_label"] = SOLO_BAND_LABELS[context["rating"]]
         return context
     if seat is None or not game.is_active:
         return context

@@ -8,6 +8,8 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+import rules
+
 
 def duration_label(seconds: int) -> str:
     """ "3 minutes", "2 days": how long a round may take."""
@@ -215,6 +217,16 @@ class Move(models.Model):
 
     def __str__(self) -> str:
         return f"round {self.round} of {self.seat}"
+
+
+# The rulebook's solo bands in words, for pages and the admin (rules' labels are English).
+SOLO_BAND_LABELS = {
+    rules.SoloRating.ROOM_FOR_IMPROVEMENT: _("room for improvement"),
+    rules.SoloRating.SATISFACTORY: _("satisfactory"),
+    rules.SoloRating.GOOD: _("good"),
+    rules.SoloRating.VERY_GOOD: _("very good"),
+    rules.SoloRating.EXCELLENT: _("excellent"),
+}
 
 
 class SoloResult(models.Model):

@@ -235,3 +235,26 @@ def solo_standing(game: Game, user: User) -> SoloStandingView | None:
         rank = better + 1
     is_new_best = counts and (previous is None or result.score > previous)
     return SoloStandingView(result.score, best, is_new_best, rank)
+
+
+def showcase_game() -> Game | None:
+    """A finished solo game anyone may watch, to show a newcomer what Limes looks like.
+
+    The best full game (not abandoned, not a daily challenge, nothing hidden), so the
+    landscape on the front page is a good one; the earliest of equal scores, so it does
+    not change at every visit.
+    """
+    result = (
+        SoloResult.objects.filter(
+            hidden=False,
+            abandoned=False,
+            daily__isnull=True,
+            game__hidden=False,
+            user__deleted_at__isnull=True,
+        )
+        .exclude(user__banned_until__gt=timezone.now())
+        .select_related("game")
+        .order_by("-score", "finished_at", "pk")
+        .first()
+    )
+    return result.game if result is not None else None

@@ -27,7 +27,7 @@ from django_htmx.http import HttpResponseClientRedirect, HttpResponseClientRefre
 
 import rules
 from games import selectors, services
-from games.boardview import Draft, card_zones, game_page, replay_page
+from games.boardview import Draft, card_zones, game_page, landscape_view, replay_page
 from games.decorators import poll
 from games.forms import JoinByCodeForm, NewGameForm, NewMultiGameForm
 from games.models import Game, Seat
@@ -40,7 +40,19 @@ def home(request: HttpRequest) -> HttpResponse:
         games = list(selectors.games_of(request.user)[:20])
         context["running"] = [g for g in games if g.is_active or g.is_open]
         context["finished"] = [g for g in games if g.is_finished][:10]
+    else:
+        context["showcase"] = _showcase()
     return render(request, "games/home.html", context)
+
+
+def _showcase() -> dict[str, object] | None:
+    """A real finished landscape, drawn by the board's own templates, and its replay."""
+    game = selectors.showcase_game()
+    if game is None:
+        return None
+    state = selectors.rules_game(game)
+    (board,) = state.boards.values()
+    return {"game": game, "board": landscape_view(board), "score": board.landscape.score()}
 
 
 def rules_page(request: HttpRequest) -> HttpResponse:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+from collections.abc import Callable
 from dataclasses import dataclass
 from urllib.parse import quote
 
@@ -21,6 +22,7 @@ from accounts.models import User
 from games.daily import today
 from games.models import Ruleset
 from leaderboards import selectors
+from leaderboards.rating import display_rating
 
 
 @dataclass(frozen=True)
@@ -42,7 +44,12 @@ _NAME, _GAME = "~player~", 987654321987
 
 
 def _shown_rows(
-    board: selectors.Board, *, decimals: int, links: bool, viewer: User | None
+    board: selectors.Board,
+    *,
+    decimals: int,
+    links: bool,
+    viewer: User | None,
+    shown: Callable[[float], float] = float,
 ) -> list[ShownRow]:
     profile = reverse("accounts:profile", args=[_NAME])
     replay = reverse("games:replay", args=[_GAME])
@@ -51,7 +58,7 @@ def _shown_rows(
             rank=row.rank,
             username=row.username,
             own=viewer is not None and row.user_id == viewer.pk,
-            value=number_format(row.value, decimal_pos=decimals),
+            value=number_format(shown(row.value), decimal_pos=decimals),
             day=row.at.date().isoformat(),
             profile_url=profile.replace(_NAME, quote(row.username, safe="!$&'()*+,;=~:@")),
             replay_url=(
@@ -86,10 +93,15 @@ def board_page(request: HttpRequest, ruleset: str, kind: str) -> HttpResponse:
     board = selectors.board(
         kind=board_kind, ruleset=ruleset, page=_page_number(request), viewer=_viewer(request)
     )
-    decimals = 1 if kind in ("average", "rating") else 0
+    decimals = 1 if kind == "average" else 0
+    # Ratings are stored as openskill ordinals and shown on the 1500-based scale.
+    shown: Callable[[float], float] = display_rating if kind == "rating" else float
     context = {
         "board": board,
-        "rows": _shown_rows(board, decimals=decimals, links=True, viewer=_viewer(request)),
+        "rows": _shown_rows(
+            board, decimals=decimals, links=True, viewer=_viewer(request), shown=shown
+        ),
+        "own_value": shown(board.own.value) if board.own else None,
         "decimals": decimals,
         "kind": board_kind,
         "kinds": selectors.BOARDS.values(),
@@ -126,6 +138,7 @@ def daily_page(request: HttpRequest, day: str | None = None) -> HttpResponse:
     links = shown < current or attempt.finished
     context = {
         "rows": _shown_rows(board, decimals=0, links=links, viewer=viewer),
+        "own_value": board.own.value if board.own else None,
         "decimals": 0,
         "day": shown,
         "is_today": shown == current,

@@ -52,9 +52,13 @@ class ReasonForm(forms.Form):
         help_text=_("Kept in the audit log. Players see the reason of a ban."),
     )
 
-    def __init__(self, *args: Any, required: bool = True, **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, required: bool = True, help_text: str = "", **kwargs: Any
+    ) -> None:
         super().__init__(*args, **kwargs)
         self.fields["reason"].required = required
+        if help_text:
+            self.fields["reason"].help_text = help_text
 
 
 class BanForm(ReasonForm):

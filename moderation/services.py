@@ -127,7 +127,20 @@ def result_hide(*, moderator: User, result: SoloResult, reason: str) -> SoloResu
         details={"result": result.pk, "score": result.score},
     )
     leaderboards.services.player_stats_rebuild(user=result.user)
+    _notify(
+        result.user,
+        _("A moderator hid your result of %(score)d points in game #%(game)d: %(reason)s")
+        % {"score": result.score, "game": result.game_id, "reason": reason},
+        reverse("games:detail", kwargs={"pk": result.game_id}),
+    )
     return result
+
+
+def _notify(user: User, text: str, url: str) -> None:
+    # Notification.text holds 300 characters; a long reason is cut, never refused.
+    notification = Notification(user=user, text=text[:300], url=url)
+    notification.full_clean()
+    notification.save()
 
 
 @transaction.atomic
@@ -192,6 +205,13 @@ def _game_set_hidden(*, moderator: User, game: Game, hidden: bool, reason: str) 
     )
     for player in players:
         leaderboards.services.player_stats_rebuild(user=player)
+        if hidden:
+            _notify(
+                player,
+                _("A moderator hid game #%(game)d from the boards: %(reason)s")
+                % {"game": game.pk, "reason": reason},
+                reverse("games:detail", kwargs={"pk": game.pk}),
+            )
     return game
 
 

@@ -23,7 +23,7 @@ DEBUG = False
 ALLOWED_HOSTS: list[str] = []
 
 INSTALLED_APPS = [
-    "django.contrib.admin",
+    "limes_site.admin.LimesAdminConfig",  # django.contrib.admin, one Accounts section
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
