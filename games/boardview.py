@@ -59,7 +59,7 @@ class Draft:
 
     def params(self, **changes: object) -> str:
         """The query string of this draft with some fields changed."""
-        values = {
+        values: dict[str, object] = {
             "rot": self.rotation,
             "at": self.card_at,
             "place": self.place,
@@ -365,8 +365,9 @@ def game_page(
         ]
         if game.mode == Game.Mode.SOLO and state.is_over:
             total = context["final"][0]["score"].total  # type: ignore[index]
-            context["rating"] = rules.solo_rating(total)
-            context["rating_label"] = SOLO_BAND_LABELS[context["rating"]]
+            rating = rules.solo_rating(total)
+            context["rating"] = rating
+            context["rating_label"] = SOLO_BAND_LABELS[rating]
         return context
     if seat is None or not game.is_active:
         return context

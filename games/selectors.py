@@ -94,7 +94,7 @@ def games_of(user: User) -> QuerySet[Game]:
     )
 
 
-def can_watch(game: Game, user: User, seat: Seat | None) -> bool:
+def can_watch(game: Game, user: User | AnonymousUser, seat: Seat | None) -> bool:
     """Whether ``user`` may see the game's page (players always may).
 
     A game in play or waiting for players is public only if it is listed in the lobby,
@@ -180,7 +180,7 @@ def my_games(user: User) -> list[MyGame]:
         .select_related("game")
         .prefetch_related(Prefetch("game__seats", queryset=Seat.objects.select_related("user")))
     )
-    result = [MyGame(s.game, s, bool(s.waiting)) for s in seats]  # type: ignore[attr-defined]
+    result = [MyGame(s.game, s, bool(s.waiting)) for s in seats]
     return sorted(result, key=lambda g: (not g.your_move, -g.game.updated_at.timestamp()))
 
 

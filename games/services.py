@@ -15,11 +15,11 @@ from django.utils.translation import gettext as _
 
 import rules
 from accounts.models import User
+from accounts.site_url import site_url
 from games.daily import daily_seed, today
 from games.models import Game, Move, Ruleset, Seat, SoloResult
 from games.selectors import deck, game_moves, move_to_turn, player_key, rules_game, seat_of
 from games.signals import game_finished
-from limes_site.site_url import site_url
 
 
 class ActionRefused(ValidationError):

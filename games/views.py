@@ -11,7 +11,6 @@ from django.core.paginator import Paginator
 from django.db.models import Prefetch, QuerySet
 from django.http import (
     Http404,
-    HttpRequest,
     HttpResponse,
     HttpResponseBadRequest,
     JsonResponse,
@@ -26,6 +25,7 @@ from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect, HttpResponseClientRefresh
 
 import rules
+from accounts.http import AuthenticatedHttpRequest, HtmxHttpRequest
 from games import selectors, services
 from games.boardview import Draft, card_zones, game_page, landscape_view, replay_page
 from games.decorators import poll
@@ -33,7 +33,7 @@ from games.forms import JoinByCodeForm, NewGameForm, NewMultiGameForm
 from games.models import Game, Seat
 
 
-def home(request: HttpRequest) -> HttpResponse:
+def home(request: HtmxHttpRequest) -> HttpResponse:
     """The front page: start a solo game, and the player's running and recent games."""
     context: dict[str, object] = {"form": NewGameForm()}
     if request.user.is_authenticated:
@@ -55,7 +55,7 @@ def _showcase() -> dict[str, object] | None:
     return {"game": game, "board": landscape_view(board), "score": board.landscape.score()}
 
 
-def rules_page(request: HttpRequest) -> HttpResponse:
+def rules_page(request: HtmxHttpRequest) -> HttpResponse:
     """How to play, in our own words, with the deck's cards drawn."""
     cards = [(card.number, card_zones(card)) for card in selectors.deck()]
     return render(request, "games/rules.html", {"cards": cards})
@@ -63,7 +63,7 @@ def rules_page(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def game_new(request: HttpRequest) -> HttpResponse:
+def game_new(request: AuthenticatedHttpRequest) -> HttpResponse:
     """Start a solo game with the chosen variants."""
     form = NewGameForm(request.POST)
     if not form.is_valid():
@@ -83,7 +83,7 @@ def _with_seats() -> QuerySet[Game]:
     )
 
 
-def _load(request: HttpRequest, pk: int) -> tuple[Game, rules.Game, Seat | None]:
+def _load(request: HtmxHttpRequest, pk: int) -> tuple[Game, rules.Game, Seat | None]:
     game = get_object_or_404(_with_seats(), pk=pk)
     # Deadlines are enforced whenever a game is looked at, not only by the scheduler.
     if services.deadlines_enforce(game=game):
@@ -97,14 +97,14 @@ def _load(request: HttpRequest, pk: int) -> tuple[Game, rules.Game, Seat | None]
 # The page must be asked for again on Back: a copy from the cache would offer a round
 # that was already committed.
 @never_cache
-def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
+def game_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """The game page; for an htmx request, just the board fragment for the draft."""
     game, state, seat = _load(request, pk)
     return _render_game(request, game, state, seat, draft_params=request.GET)
 
 
 def _render_game(
-    request: HttpRequest,
+    request: HtmxHttpRequest,
     game: Game,
     state: rules.Game,
     seat: Seat | None,
@@ -127,7 +127,7 @@ def _render_game(
 
 
 def _page_extras(
-    request: HttpRequest, game: Game, seat: Seat | None, *, final: bool
+    request: HtmxHttpRequest, game: Game, seat: Seat | None, *, final: bool
 ) -> dict[str, object]:
     """What the whole page shows around the board: a hidden result, Play again, bests."""
     extras: dict[str, object] = {}
@@ -138,7 +138,7 @@ def _page_extras(
             "A moderator hid this game: it counts on no board. It stays here for you."
         )
     if game.mode == Game.Mode.SOLO:
-        standing = selectors.solo_standing(game, request.user)
+        standing = selectors.solo_standing(game, seat.user)
         if standing is not None and not game.hidden:
             result = game.solo_result
             if result.hidden:
@@ -177,7 +177,7 @@ def _play_again(game: Game) -> dict[str, object]:
 
 @login_required
 @require_POST
-def game_play(request: HttpRequest, pk: int) -> HttpResponse:
+def game_play(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """Commit the round in the POSTed draft; errors re-render the board with a message."""
     game = get_object_or_404(Game, pk=pk)
     try:
@@ -207,7 +207,9 @@ def game_play(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect(url)
 
 
-def _rejected(request: HttpRequest, game: Game, message: str, status: int) -> HttpResponse:
+def _rejected(
+    request: AuthenticatedHttpRequest, game: Game, message: str, status: int
+) -> HttpResponse:
     seat = selectors.seat_for(game, request.user)
     if seat is None:
         if request.htmx:
@@ -221,7 +223,7 @@ def _rejected(request: HttpRequest, game: Game, message: str, status: int) -> Ht
     )
 
 
-def game_replay(request: HttpRequest, pk: int) -> HttpResponse:
+def game_replay(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Step through a finished game's rounds; ``?round=N`` shows the board after round N."""
     game = get_object_or_404(_with_seats(), pk=pk)
     if not game.is_finished:
@@ -239,7 +241,7 @@ def game_replay(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, template, context)
 
 
-def game_record(request: HttpRequest, pk: int) -> HttpResponse:
+def game_record(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """The game's ``limes-game/1`` record as a JSON download."""
     game, state, seat = _load(request, pk)
     if not (game.is_finished or (game.mode == Game.Mode.SOLO and seat is not None)):
@@ -253,20 +255,20 @@ def game_record(request: HttpRequest, pk: int) -> HttpResponse:
 # -- multiplayer -------------------------------------------------------------------------
 
 
-def lobby(request: HttpRequest) -> HttpResponse:
+def lobby(request: HtmxHttpRequest) -> HttpResponse:
     """Open games waiting for players, games to watch, and forms to open or join one."""
     return _render_lobby(request, "games/lobby.html")
 
 
 @poll
-def lobby_poll(request: HttpRequest) -> HttpResponse:
+def lobby_poll(request: HtmxHttpRequest) -> HttpResponse:
     """The lobby's list of open games if it changed ``since`` the signature; else 204."""
     if request.GET.get("since") == selectors.lobby_signature():
         return HttpResponse(status=204)
     return _render_lobby(request, "games/lobby.html#lobby-list")
 
 
-def _render_lobby(request: HttpRequest, template: str) -> HttpResponse:
+def _render_lobby(request: HtmxHttpRequest, template: str) -> HttpResponse:
     signature = selectors.lobby_signature()
     context = {
         "games": selectors.lobby_games(),
@@ -280,7 +282,7 @@ def _render_lobby(request: HttpRequest, template: str) -> HttpResponse:
 
 @login_required
 @require_POST
-def game_new_multi(request: HttpRequest) -> HttpResponse:
+def game_new_multi(request: AuthenticatedHttpRequest) -> HttpResponse:
     """Open a game for several players and go to its waiting room."""
     form = NewMultiGameForm(request.POST)
     if not form.is_valid():
@@ -302,7 +304,7 @@ def game_new_multi(request: HttpRequest) -> HttpResponse:
     return redirect("games:detail", pk=game.pk)
 
 
-def _act(request: HttpRequest, pk: int, action: str) -> HttpResponse:
+def _act(request: AuthenticatedHttpRequest, pk: int, action: str) -> HttpResponse:
     """Run a game service for the signed-in user and go back to the game page."""
     game = get_object_or_404(Game, pk=pk)
     service = {
@@ -326,41 +328,41 @@ def _act(request: HttpRequest, pk: int, action: str) -> HttpResponse:
 
 @login_required
 @require_POST
-def game_join(request: HttpRequest, pk: int) -> HttpResponse:
+def game_join(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """Take a seat in a game of the lobby."""
     return _act(request, pk, "join")
 
 
 @login_required
 @require_POST
-def game_leave(request: HttpRequest, pk: int) -> HttpResponse:
+def game_leave(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """Give up one's seat before the game starts."""
     return _act(request, pk, "leave")
 
 
 @login_required
 @require_POST
-def game_cancel(request: HttpRequest, pk: int) -> HttpResponse:
+def game_cancel(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """The creator calls off a game that has not started."""
     return _act(request, pk, "cancel")
 
 
 @login_required
 @require_POST
-def game_start(request: HttpRequest, pk: int) -> HttpResponse:
+def game_start(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """The creator starts the game with the players who have joined."""
     return _act(request, pk, "start")
 
 
 @login_required
 @require_POST
-def game_resign(request: HttpRequest, pk: int) -> HttpResponse:
+def game_resign(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """Leave a game in play for good (a solo game ends with the score so far)."""
     return _act(request, pk, "resign")
 
 
 @login_required
-def join_by_code(request: HttpRequest, code: str | None = None) -> HttpResponse:
+def join_by_code(request: AuthenticatedHttpRequest, code: str | None = None) -> HttpResponse:
     """An invitation: show the game behind the code, and join it on POST."""
     if code is None:
         form = JoinByCodeForm(request.GET)
@@ -389,7 +391,7 @@ def _message(error: Exception) -> str:
 
 
 @poll
-def game_poll(request: HttpRequest, pk: int) -> HttpResponse:
+def game_poll(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Has the game changed since version ``v``? 204 if not; else the parts to redraw.
 
     The unchanged answer, which almost every poll gets, costs one primary-key query and
@@ -418,7 +420,7 @@ def game_poll(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
-def my_games(request: HttpRequest) -> HttpResponse:
+def my_games(request: AuthenticatedHttpRequest) -> HttpResponse:
     """The player's games in play or waiting for players, those waiting for them first."""
     now = timezone.now()
     entries = selectors.my_games(request.user)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from django.core.cache import cache
 from django.db.models import Count, Model, Q, QuerySet
@@ -33,6 +34,9 @@ from leaderboards.models import (
     band_field,
 )
 
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
+
 PAGE_SIZE = 50
 # The table's bands in words, for pages (rules.SoloRating.label is English only).
 BAND_LABELS = {
@@ -51,8 +55,8 @@ class BoardKind:
     """One kind of board: where its rows come from and what they are ordered by."""
 
     slug: str
-    title: str
-    value_label: str
+    title: StrOrPromise
+    value_label: StrOrPromise
     rows: Callable[[str], QuerySet[Model]]
     value: str
     at: str
@@ -60,19 +64,19 @@ class BoardKind:
 
 
 def _best_rows(ruleset: str) -> QuerySet[Model]:
-    return SoloStanding.objects.filter(ruleset=ruleset, best_score__isnull=False)  # type: ignore[return-value]
+    return SoloStanding.objects.filter(ruleset=ruleset, best_score__isnull=False)
 
 
 def _week_rows(ruleset: str) -> QuerySet[Model]:
-    return WeeklyBest.objects.filter(ruleset=ruleset, week=week_start(today()))  # type: ignore[return-value]
+    return WeeklyBest.objects.filter(ruleset=ruleset, week=week_start(today()))
 
 
 def _average_rows(ruleset: str) -> QuerySet[Model]:
-    return SoloStanding.objects.filter(ruleset=ruleset, recent_average__isnull=False)  # type: ignore[return-value]
+    return SoloStanding.objects.filter(ruleset=ruleset, recent_average__isnull=False)
 
 
 def _rating_rows(ruleset: str) -> QuerySet[Model]:
-    return PlayerRating.objects.filter(  # type: ignore[return-value]
+    return PlayerRating.objects.filter(
         ruleset=ruleset,
         games__gte=PROVISIONAL_GAMES,
         last_game_at__gte=timezone.now() - INACTIVE_AFTER,
@@ -139,7 +143,7 @@ class Board:
         return self.own is not None and any(row.user_id == self.own.user_id for row in self.rows)
 
 
-def hidden_players() -> QuerySet[User]:
+def hidden_players() -> QuerySet[User, Any]:
     """Players no board shows: a ban in force (the opposite of ``not_banned``), or deleted.
 
     Few, and found through a partial index (migration 0002), so boards exclude them with
@@ -229,7 +233,7 @@ def daily_board(*, day: datetime.date, page: int = 1, viewer: User | None = None
     """One page of a day's challenge results, best first."""
     rows = SoloResult.objects.filter(daily=day, hidden=False, game__hidden=False)
     return _page(
-        rows,  # type: ignore[arg-type]
+        rows,
         name=f"daily:{day.isoformat()}",
         value="score",
         at="finished_at",
@@ -369,6 +373,7 @@ def player_statistics(user: User) -> PlayerStatistics:
         )
         .order_by("-finished_at")
         .values_list("ruleset", "rating_after", "finished_at", "game_id")[:RATING_HISTORY_GAMES]
+        if rating is not None  # always, by the filter: this tells the type checker
     ][::-1]
     solo_games = sum(t.games for t in solo)
     return PlayerStatistics(

@@ -7,6 +7,7 @@ from django import forms
 from django.utils import timezone
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
+from django_stubs_ext import StrOrPromise
 
 from moderation.models import REASON_MAX_LENGTH, REPORT_TEXT_MAX_LENGTH, Report
 
@@ -53,7 +54,7 @@ class ReasonForm(forms.Form):
     )
 
     def __init__(
-        self, *args: Any, required: bool = True, help_text: str = "", **kwargs: Any
+        self, *args: Any, required: bool = True, help_text: StrOrPromise = "", **kwargs: Any
     ) -> None:
         super().__init__(*args, **kwargs)
         self.fields["reason"].required = required
@@ -87,7 +88,7 @@ class BanForm(ReasonForm):
     )
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        data = super().clean() or self.cleaned_data
         duration, until = data.get("duration"), data.get("until")
         if duration and until:
             raise forms.ValidationError(_("Choose a length or a date, not both."))

@@ -11,7 +11,11 @@ from pathlib import Path
 from typing import Any
 
 import dj_database_url
+import django_stubs_ext
 from django.utils.translation import gettext_lazy as _
+
+# Admin classes name their model (``ModelAdmin[Game]``), as django-stubs types them.
+django_stubs_ext.monkeypatch()
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
@@ -55,7 +59,7 @@ MIDDLEWARE = [
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     # After CommonMiddleware has checked the host against ALLOWED_HOSTS.
-    "limes_site.site_url.SiteUrlMiddleware",
+    "accounts.site_url.SiteUrlMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -194,7 +198,7 @@ STORAGES = {
 DEFAULT_FROM_EMAIL = os.environ.get("DJANGO_DEFAULT_FROM_EMAIL", "Limes Online <noreply@localhost>")
 
 # The site's address as players reach it, for links in emails.
-# Empty: emails use the host of the request that sends them (limes_site/site_url.py).
+# Empty: emails use the host of the request that sends them (accounts/site_url.py).
 LIMES_SITE_URL = os.environ.get("LIMES_SITE_URL", "").rstrip("/")
 
 # Path of a deck file to play with, or None for the built-in deck.

@@ -42,6 +42,12 @@ FLAGS = {
 PROFESSIONS = [p.value for p in rules.Profession]
 
 
+def _column(field: models.Field[Any, Any]) -> str:
+    # Concrete fields, the only ones copied, always have a column.
+    assert field.column is not None
+    return field.column
+
+
 class _Copier:
     """COPY rows of a model, giving only some columns; the others get their defaults."""
 
@@ -74,7 +80,7 @@ class _Copier:
             self.plan.append((None, default))
 
     def copy(self, rows: Iterable[Sequence[Any]]) -> int:
-        columns = ", ".join(connection.ops.quote_name(f.column) for f in self.fields)
+        columns = ", ".join(connection.ops.quote_name(_column(f)) for f in self.fields)
         plan = self.plan
         count = 0
         with connection.cursor() as wrapper:
@@ -376,7 +382,7 @@ class Command(BaseCommand):
             resigned = {uid for uid in players if rng.random() < 0.03}
             scores = {uid: self._score(uid) // (3 if uid in resigned else 1) for uid in players}
             order = sorted(players, key=lambda uid: (uid in resigned, -scores[uid]))
-            places = {}
+            places: dict[int, int] = {}
             for position, uid in enumerate(order, start=1):
                 prev = order[position - 2] if position > 1 else None
                 same = (
@@ -530,7 +536,9 @@ class Command(BaseCommand):
             )
 
     def _next_id(self, model: type[models.Model]) -> int:
-        return (model.objects.order_by("-pk").values_list("pk", flat=True).first() or 0) + 1
+        return (
+            model._default_manager.order_by("-pk").values_list("pk", flat=True).first() or 0
+        ) + 1
 
     def _reset_sequences(self) -> None:
         with connection.cursor() as cursor:
