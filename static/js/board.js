@@ -14,6 +14,11 @@ document.addEventListener("keydown", (event) => {
   const board = document.getElementById("board");
   const replay = document.getElementById("replay");
   let element = null;
+  if (event.key === "Escape" && enlarged) {
+    enlarged = null;
+    applyEnlarged();
+    return;
+  }
   if (board) {
     if (event.key === "r") element = board.querySelector('[data-key="rotate"]');
     else if (event.key === "R") element = board.querySelector('[data-key="rotate-left"]');

@@ -7,6 +7,7 @@ Each test runs at 1280×800 and at 390×844 and groups its checks into one page 
 from __future__ import annotations
 
 import datetime
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -182,6 +183,7 @@ def test_places_after_leaving_and_the_count_of_games_waiting(sized: Any, live_se
     # Two games in play: one waits for ana, one only for cy.
     waiting = services.game_create_multi(user=ana, seats_max=2, pace=Game.Pace.CORRESPONDENCE)
     services.game_join(game=waiting, user=ben)
+    play_out(waiting, [ana, ben], rounds=1)  # a round complete: the landscapes have a card
     played = services.game_create_multi(user=ana, seats_max=2, pace=Game.Pace.CORRESPONDENCE)
     services.game_join(game=played, user=cy)
     played.refresh_from_db()
@@ -210,3 +212,17 @@ def test_places_after_leaving_and_the_count_of_games_waiting(sized: Any, live_se
         "href", f"/games/{waiting.pk}/"
     )
     page.screenshot(path=str(ARTIFACTS / f"my-games-{size}.png"), full_page=True)
+
+    # The game waiting for ana: the clock and who is still to play sit above the board, and
+    # ben's landscape grows when tapped.
+    page.goto(f"{base}/games/{waiting.pk}/")
+    status = page.locator("#table-status").bounding_box()
+    board = page.locator("#board").bounding_box()
+    assert status["y"] + status["height"] <= board["y"]
+    expect(page.locator("[data-testid=waiting-for]")).to_contain_text("ana")
+    seat = page.locator("[data-testid=table-seat]").first
+    before = seat.locator(".card").first.bounding_box()["width"]
+    seat.locator("[data-enlarge]").click()
+    expect(seat).to_have_class(re.compile("table-seat--enlarged"))
+    assert seat.locator(".card").first.bounding_box()["width"] > before * 1.3
+    page.screenshot(path=str(ARTIFACTS / f"multi-round-{size}.png"), full_page=True)
