@@ -40,7 +40,8 @@ def forbidden_word_in(username: str) -> str | None:
     return None
 
 
-class AccountAdapter(DefaultAccountAdapter):
+# allauth ships no types, so its base class is Any to the type checker.
+class AccountAdapter(DefaultAccountAdapter):  # type: ignore[misc]
     """allauth hooks for Limes Online."""
 
     def clean_username(self, username: str, shallow: bool = False) -> str:
@@ -52,7 +53,8 @@ class AccountAdapter(DefaultAccountAdapter):
                 _("This username contains a word that is not allowed here. Please choose another."),
                 code="username_forbidden_word",
             )
-        return super().clean_username(username, shallow=shallow)
+        cleaned: str = super().clean_username(username, shallow=shallow)
+        return cleaned
 
     def pre_login(
         self, request: HttpRequest, user: AbstractBaseUser, **kwargs: Any
@@ -61,7 +63,8 @@ class AccountAdapter(DefaultAccountAdapter):
         if isinstance(user, User) and user.is_banned:
             remember_ban(request, user)
             return redirect("moderation:banned")
-        return super().pre_login(request, user, **kwargs)
+        response: HttpResponse | None = super().pre_login(request, user, **kwargs)
+        return response
 
 
 def remember_ban(request: HttpRequest, user: User) -> None:

@@ -127,7 +127,7 @@ class ReportAdmin(ReasonActionsMixin, admin.ModelAdmin[Report]):
     )
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Report]:
-        return (
+        reports: QuerySet[Report] = (
             super()
             .get_queryset(request)
             .annotate(
@@ -135,6 +135,7 @@ class ReportAdmin(ReasonActionsMixin, admin.ModelAdmin[Report]):
                 target_bans=_count_of(Ban, "user"),
             )
         )
+        return reports
 
     def changelist_view(
         self, request: HttpRequest, extra_context: dict[str, Any] | None = None

@@ -9,8 +9,7 @@ import pytest
 from accounts.models import User
 from moderation.models import AuditEntry
 from tests.browser.conftest import ARTIFACTS
-from tests.factories import PASSWORD, UserFactory
-from tests.moderation.conftest import moderators_group
+from tests.factories import PASSWORD, UserFactory, moderators_group
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

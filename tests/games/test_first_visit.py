@@ -21,9 +21,8 @@ from accounts.models import Notification, User
 from games import services
 from games.models import Game, Seat
 from moderation import services as moderation
-from tests.factories import PASSWORD, UserFactory
-from tests.games.conftest import play_turn, reference_turn_of, started_game
-from tests.games.test_views import turn_fields
+from tests.factories import PASSWORD, UserFactory, play_turn, reference_turn_of, started_game
+from tests.pages import turn_fields
 
 pytestmark = pytest.mark.django_db
 

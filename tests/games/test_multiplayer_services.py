@@ -13,8 +13,7 @@ from django.utils import timezone
 import rules
 from games import selectors, services
 from games.models import Game, Move, Seat
-from tests.factories import UserFactory
-from tests.games.conftest import play_turn, reference_turn_of, started_game
+from tests.factories import UserFactory, play_turn, reference_turn_of, started_game
 
 pytestmark = pytest.mark.django_db
 

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import datetime
-import threading
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import pytest
-from django.db import connection
 from django.test import Client, override_settings
 from django.urls import reverse
 
@@ -16,6 +15,9 @@ from games import services
 from games.daily import daily_seed, today
 from games.models import Game, SoloResult
 from tests.factories import FinishedSoloFactory, UserFactory
+
+if TYPE_CHECKING:
+    from tests.conftest import Race
 
 DAY = datetime.date(2026, 3, 14)
 
@@ -82,29 +84,16 @@ def test_a_double_submit_that_loses_the_race_returns_the_winners_game(
 
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
-def test_two_simultaneous_starts_make_one_attempt() -> None:
-    if connection.vendor != "postgresql":
-        pytest.skip("needs PostgreSQL's row locks")
+def test_two_simultaneous_starts_make_one_attempt(race: Race) -> None:
     user = UserFactory()
-    barrier = threading.Barrier(2)
-    games: list[int] = []
-    errors: list[BaseException] = []
-
-    def start() -> None:
-        try:
-            barrier.wait()
-            games.append(services.game_create_daily(user=user).pk)
-        except BaseException as error:  # reported below, in the test's thread
-            errors.append(error)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=start) for _ in range(2)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert not errors
+    # Either attempt raising anything fails the test inside race().
+    games = [
+        game.pk
+        for game in race(
+            lambda: services.game_create_daily(user=user),
+            lambda: services.game_create_daily(user=user),
+        )
+    ]
     assert len(games) == 2 and games[0] == games[1]
     assert Game.objects.filter(daily=today(), created_by=user).count() == 1
 

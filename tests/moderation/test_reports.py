@@ -14,8 +14,7 @@ from django.utils import timezone
 from accounts.models import Notification, User
 from moderation import services
 from moderation.models import AuditEntry, Report
-from tests.factories import SeatFactory, UserFactory
-from tests.moderation.conftest import ReportFactory
+from tests.factories import ReportFactory, SeatFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -54,6 +53,27 @@ def test_a_player_reports_another_from_a_game(client: Client, user: User, player
         game,
         "cheating",
     )
+
+
+def test_a_report_about_a_game_one_may_not_see_goes_back_to_the_profile(
+    client: Client, user: User, player: User
+) -> None:
+    # Today's daily challenge of another player: hidden from whoever has not finished
+    # their own attempt, so the way back is the profile, not a page that would be a 404.
+    game = SeatFactory(
+        user=player,
+        game__created_by=player,
+        game__status="finished",
+        game__round=17,
+        game__daily=timezone.now().date(),
+    ).game
+    client.force_login(user)
+    url = reverse("moderation:report", args=[player.username])
+    response = client.post(url, {"category": "cheating", "text": TEXT, "game": game.pk})
+    assert response.status_code == 302
+    assert response.url == reverse("accounts:profile", args=[player.username])
+    assert client.get(reverse("games:detail", args=[game.pk])).status_code == 404
+    assert Report.objects.get().game == game
 
 
 def test_the_report_link_shows_only_to_other_signed_in_players(
