@@ -118,6 +118,10 @@ def test_a_round_on_the_card_bar_with_the_keys_and_back(sized: Any, live_server:
     row = page.locator("[data-testid=worker-row]").first
     row.hover()
     assert page.locator(".zone.is-lit").count() >= 1
+    # And the other way round: pointing at the worker on the board lights its line.
+    zone = row.get_attribute("data-worker-zone")
+    page.locator(f'.landscape-wrap--play [data-zone="{zone}"]').hover()
+    expect(page.locator("[data-testid=worker-row].is-lit")).to_have_count(1)
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"round-draft-{size}.png"))
 

@@ -198,6 +198,16 @@ def test_error_pages_have_the_site_layout_and_a_way_back(client: Client) -> None
     assert 'rel="icon"' in page
 
 
+@override_settings(DEBUG=False)
+def test_a_refused_form_explains_itself_in_the_layout(user: User) -> None:
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(user)
+    response = client.post(reverse("games:new"), {})
+    assert response.status_code == 403
+    page = response.content.decode()
+    assert 'data-testid="error-page"' in page and "That form has expired" in page
+
+
 def test_the_server_error_page_renders_without_a_request_context() -> None:
     from django.template import loader
 
