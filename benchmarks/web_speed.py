@@ -267,9 +267,11 @@ def print_table(
     def counted(name: str, rounds: range) -> list[int]:
         return [q for r in rounds for q in queries[name][r]]
 
+    # The backend's DB-API module (psycopg, sqlite3); django-stubs does not declare it.
+    driver = connection.Database.__name__  # type: ignore[attr-defined]
     print(
         f"Limes Online web speed — {settings.SETTINGS_MODULE}, DEBUG={settings.DEBUG}, "
-        f"{connection.vendor} {type(connection).__module__}, Python {sys.version.split()[0]}"
+        f"{connection.vendor} {driver}, Python {sys.version.split()[0]}"
     )
     print(
         f"{games} timed games (four rulesets, reference player), {repeat} GETs of each page "

@@ -8,6 +8,7 @@ page model); it decides no rule and writes nothing.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from urllib.parse import urlencode
 
@@ -172,7 +173,7 @@ ZONE_ORDER = ((0, 0), (0, 1), (1, 0), (1, 1))  # reading order, for a 2x2 CSS gr
 def landscape_view(
     board: rules.Board,
     *,
-    slots: list[Point] = (),  # type: ignore[assignment]
+    slots: Sequence[Point] = (),
     draft: Draft | None = None,
     draft_at: Point | None = None,
     zone_links: dict[Point, tuple[str, str]] | None = None,
@@ -355,17 +356,14 @@ def game_page(
         context["table"] = table_view(game, state, seats, seat)
     if state.is_over or game.is_finished:
         context["nobody_finished"] = game.mode == Game.Mode.MULTI and all(s.has_left for s in seats)
+        ordered = sorted(seats, key=lambda s: (s.place or 99, s.position))
+        scores = [state.boards[player_key(s)].landscape.score() for s in ordered]
         context["final"] = [
-            {
-                "seat": s,
-                "score": state.boards[player_key(s)].landscape.score(),
-                "board": landscape_view(state.boards[player_key(s)]),
-            }
-            for s in sorted(seats, key=lambda s: (s.place or 99, s.position))
+            {"seat": s, "score": score, "board": landscape_view(state.boards[player_key(s)])}
+            for s, score in zip(ordered, scores, strict=True)
         ]
         if game.mode == Game.Mode.SOLO and state.is_over:
-            total = context["final"][0]["score"].total  # type: ignore[index]
-            rating = rules.solo_rating(total)
+            rating = rules.solo_rating(scores[0].total)
             context["rating"] = rating
             context["rating_label"] = SOLO_BAND_LABELS[rating]
         return context

@@ -24,10 +24,17 @@ def move_to_turn(move: Move) -> rules.Turn:
     """A stored round as a rules ``Turn``."""
     worker: rules.WorkerAction = None
     if move.worker == Move.Worker.PLACE:
-        worker = rules.PlaceWorker(tuple(move.worker_to))  # type: ignore[arg-type]
+        worker = rules.PlaceWorker(_zone(move.worker_to))
     elif move.worker == Move.Worker.MOVE:
-        worker = rules.MoveWorker(tuple(move.worker_from), tuple(move.worker_to))  # type: ignore[arg-type]
+        worker = rules.MoveWorker(_zone(move.worker_from), _zone(move.worker_to))
     return rules.Turn(rules.Placement((move.card_row, move.card_col), move.rotation), worker)
+
+
+def _zone(stored: list[int] | None) -> rules.Point:
+    # A JSON [row, col]; the worker kind says which of the two columns are set.
+    assert stored is not None
+    row, col = stored
+    return (row, col)
 
 
 def player_key(seat: Seat) -> str:

@@ -175,7 +175,7 @@ def _page(
     shown = {values[1] for values in found[:PAGE_SIZE]} | ({mine[1]} if mine else set())
     names = dict(User.objects.filter(pk__in=shown).values_list("pk", "username"))
 
-    def row_of(values: tuple, rank: int) -> BoardRow:  # type: ignore[type-arg]
+    def row_of(values: tuple[Any, ...], rank: int) -> BoardRow:
         game_id = values[4] if game else None
         return BoardRow(rank, values[1], names.get(values[1], ""), values[2], values[3], game_id)
 
@@ -196,7 +196,7 @@ def _page(
 RANK_SECONDS = 60
 
 
-def _rank(rows: QuerySet[Model], *, name: str, value: str, at: str, row: tuple) -> int:  # type: ignore[type-arg]
+def _rank(rows: QuerySet[Model], *, name: str, value: str, at: str, row: tuple[Any, ...]) -> int:
     pk, v, a = row[0], row[2], row[3]
     # The row's own values are in the key: a new best or a new rating is counted afresh.
     key = f"leaderboards:rank:{name}:{pk}:{v}:{a.isoformat()}"

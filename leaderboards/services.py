@@ -352,7 +352,7 @@ def ratings_recompute() -> int:
             "rating_after",
         )
     )
-    game_rows: list[tuple] = []  # type: ignore[type-arg]
+    game_rows: list[tuple[Any, ...]] = []
     for row in [*rows.iterator(chunk_size=5000), None]:
         if game_rows and (row is None or row[1] != game_rows[0][1]):
             rated += _replay_game(game_rows, tallies, changed)
@@ -388,7 +388,7 @@ def ratings_recompute() -> int:
 
 
 def _replay_game(
-    game_rows: list[tuple],  # type: ignore[type-arg]
+    game_rows: list[tuple[Any, ...]],
     tallies: dict[tuple[int, str], _Tally],
     changed: list[tuple[float | None, float | None, int]],
 ) -> int:

@@ -124,13 +124,14 @@ def _apply_all(
         modeladmin.message_user(request, message, messages.SUCCESS)
 
 
+# Mixins over ModelAdmin: its methods to the type checker, a plain object at run time.
 if TYPE_CHECKING:
-    _ModelAdmin = admin.ModelAdmin[Any]
+    ModelAdminBase = admin.ModelAdmin[Any]
 else:
-    _ModelAdmin = object
+    ModelAdminBase = object
 
 
-class ReasonActionsMixin(_ModelAdmin):
+class ReasonActionsMixin(ModelAdminBase):
     """Adds the ``reason_actions`` of a ModelAdmin to its actions and to its objects' pages."""
 
     reason_actions: tuple[ReasonAction, ...] = ()

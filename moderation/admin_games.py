@@ -17,7 +17,7 @@ import rules
 from games.admin import SeatInline
 from games.models import SOLO_BAND_LABELS, Game, SoloResult
 from moderation import services as moderation
-from moderation.admin_actions import ReasonAction, ReasonActionsMixin
+from moderation.admin_actions import ModelAdminBase, ReasonAction, ReasonActionsMixin
 from moderation.models import SuspiciousResult
 from moderation.selectors import (
     ABOVE_REFERENCE,
@@ -93,14 +93,14 @@ UNHIDE_RESULT = ReasonAction(
 )
 
 
-class ReadOnlyForModeratorsMixin:
+class ReadOnlyForModeratorsMixin(ModelAdminBase):
     """Moderators (staff who are not superusers) change these only through the actions."""
 
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
-        fields = list(super().get_readonly_fields(request, obj))  # type: ignore[misc]
+        fields = list(super().get_readonly_fields(request, obj))
         if request.user.is_superuser:
             return fields
-        model = self.model  # type: ignore[attr-defined]
+        model = self.model
         return [*fields, *(f.name for f in model._meta.fields if f.name not in fields)]
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime
 import re
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,7 +20,6 @@ import rules
 from accounts.models import User
 from games import selectors, services
 from games.models import Game
-from tests.browser.conftest import ARTIFACTS
 from tests.factories import PASSWORD, UserFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -75,7 +75,9 @@ def play_out(game: Game, players: list[User], rounds: int = 16) -> None:
             services.move_submit(game=game, user=player, round_number=state.round, turn=turn)
 
 
-def test_a_round_on_the_card_bar_with_the_keys_and_back(sized: Any, live_server: Any) -> None:
+def test_a_round_on_the_card_bar_with_the_keys_and_back(
+    sized: Any, live_server: Any, artifacts: Path
+) -> None:
     (page, size), base = sized, live_server.url
     user = UserFactory(username="ana")
     game = services.game_create_solo(user=user, seed=11)
@@ -122,8 +124,7 @@ def test_a_round_on_the_card_bar_with_the_keys_and_back(sized: Any, live_server:
     zone = row.get_attribute("data-worker-zone")
     page.locator(f'.landscape-wrap--play [data-zone="{zone}"]').hover()
     expect(page.locator("[data-testid=worker-row].is-lit")).to_have_count(1)
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"round-draft-{size}.png"))
+    page.screenshot(path=str(artifacts / f"round-draft-{size}.png"))
 
     page.keyboard.press("Enter")
     page.get_by_text("Round 5 of 16").wait_for()
@@ -135,7 +136,9 @@ def test_a_round_on_the_card_bar_with_the_keys_and_back(sized: Any, live_server:
     expect(page.locator("[data-key=commit]")).to_be_disabled()
 
 
-def test_the_end_of_a_game_play_again_and_the_replay_keys(sized: Any, live_server: Any) -> None:
+def test_the_end_of_a_game_play_again_and_the_replay_keys(
+    sized: Any, live_server: Any, artifacts: Path
+) -> None:
     (page, size), base = sized, live_server.url
     user = UserFactory(username="ana")
     game = services.game_create_solo(user=user, diagonal=True, seed=12)
@@ -151,7 +154,7 @@ def test_the_end_of_a_game_play_again_and_the_replay_keys(sized: Any, live_serve
     # Over without a reload: no "Abandon" any more; the best and the board are named.
     expect(page.locator("[data-testid=resign-box]")).to_have_count(0)
     expect(page.locator("[data-testid=personal-best]")).to_contain_text("ranks #1")
-    page.screenshot(path=str(ARTIFACTS / f"solo-final-{size}.png"), full_page=True)
+    page.screenshot(path=str(artifacts / f"solo-final-{size}.png"), full_page=True)
 
     page.click("[data-testid=replay-link]")
     expect(page.locator("[data-testid=replay-round]")).to_contain_text("After round 1 of 16")
@@ -163,7 +166,7 @@ def test_the_end_of_a_game_play_again_and_the_replay_keys(sized: Any, live_serve
     expect(page.locator("[data-testid=replay-round]")).to_contain_text("After round 15 of 16")
     page.keyboard.press("Home")
     expect(page.locator("[data-testid=replay-round]")).to_contain_text("After round 1 of 16")
-    page.screenshot(path=str(ARTIFACTS / f"replay-{size}.png"))
+    page.screenshot(path=str(artifacts / f"replay-{size}.png"))
 
     page.goto(f"{base}/games/{game.pk}/")
     page.locator("[data-testid=play-again]").click()
@@ -173,7 +176,9 @@ def test_the_end_of_a_game_play_again_and_the_replay_keys(sized: Any, live_serve
     assert page.url.endswith(f"/games/{again.pk}/")
 
 
-def test_places_after_leaving_and_the_count_of_games_waiting(sized: Any, live_server: Any) -> None:
+def test_places_after_leaving_and_the_count_of_games_waiting(
+    sized: Any, live_server: Any, artifacts: Path
+) -> None:
     (page, size), base = sized, live_server.url
     ana, ben, cy = (UserFactory(username=name) for name in ("ana", "ben", "cy"))
     # A game both players left: ben resigned, then ana ran out of time.
@@ -215,7 +220,7 @@ def test_places_after_leaving_and_the_count_of_games_waiting(sized: Any, live_se
     expect(page.locator("[data-testid=my-game].your-move a")).to_have_attribute(
         "href", f"/games/{waiting.pk}/"
     )
-    page.screenshot(path=str(ARTIFACTS / f"my-games-{size}.png"), full_page=True)
+    page.screenshot(path=str(artifacts / f"my-games-{size}.png"), full_page=True)
 
     # The game waiting for ana: the clock and who is still to play sit above the board, and
     # ben's landscape grows when tapped.
@@ -229,4 +234,4 @@ def test_places_after_leaving_and_the_count_of_games_waiting(sized: Any, live_se
     seat.locator("[data-enlarge]").click()
     expect(seat).to_have_class(re.compile("table-seat--enlarged"))
     assert seat.locator(".card").first.bounding_box()["width"] > before * 1.3
-    page.screenshot(path=str(ARTIFACTS / f"multi-round-{size}.png"), full_page=True)
+    page.screenshot(path=str(artifacts / f"multi-round-{size}.png"), full_page=True)
