@@ -15,7 +15,7 @@ from django.utils.translation import ngettext
 
 import rules
 from games.admin import SeatInline
-from games.models import SOLO_BAND_LABELS, Game, SoloResult
+from games.models import SOLO_RATING_LABELS, Game, SoloResult
 from moderation import services as moderation
 from moderation.admin_actions import ModelAdminBase, ReasonAction, ReasonActionsMixin
 from moderation.models import SuspiciousResult
@@ -143,7 +143,7 @@ class BandFilter(admin.SimpleListFilter):
     parameter_name = "rating"
 
     def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
-        return [(band.value, str(label)) for band, label in SOLO_BAND_LABELS.items()]
+        return [(band.value, str(label)) for band, label in SOLO_RATING_LABELS.items()]
 
     def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
         return queryset.filter(rating=self.value()) if self.value() else queryset
@@ -161,7 +161,7 @@ class SoloResultAdmin(ReasonActionsMixin, ReadOnlyForModeratorsMixin, admin.Mode
 
     @admin.display(description=_("band"), ordering="rating")
     def band(self, result: SoloResult) -> str:
-        return str(SOLO_BAND_LABELS[rules.SoloRating(result.rating)])
+        return str(SOLO_RATING_LABELS[rules.SoloRating(result.rating)])
 
 
 @admin.register(SuspiciousResult)

@@ -80,8 +80,13 @@ def test_the_score_chart_draws_each_game_over_the_tables_bands(client: Client, u
     assert "<title>52 · " in chart
     # The x axis is dated: the first and the last game's day at least.
     assert chart.count('class="date-tick"') >= 2
-    # Drawn by the server: the only scripts are the site's own (menu, htmx), none for charts.
-    assert page.count("<script") == 2
+    # Drawn by the server: the page's only scripts are the site's menu, htmx and translations.
+    scripts = re.findall(r"<script[^>]*>", page)
+    assert [re.search(r'src="([^"]+)"', tag).group(1) for tag in scripts] == [  # type: ignore[union-attr]
+        "/static/js/site.js",
+        "/static/vendor/htmx.min.js",
+        "/jsi18n/",
+    ]
 
 
 def test_the_band_chart_counts_how_often_each_band_was_reached(client: Client, user: User) -> None:
