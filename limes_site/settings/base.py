@@ -62,6 +62,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # After LocaleMiddleware and the user: a signed-in player's stored language wins.
+    "accounts.middleware.PlayerLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -178,8 +180,13 @@ ALLAUTH_TRUSTED_PROXY_COUNT = int(os.environ.get("DJANGO_TRUSTED_PROXY_COUNT", "
 # Internationalisation
 
 LANGUAGE_CODE = "en"
-# A language is offered once its catalogue exists under locale/.
-LANGUAGES = [("en", _("English"))]
+# Each language but English has its catalogues under locale/ (compiled by scripts/_bootstrap.sh).
+LANGUAGES = [
+    ("en", _("English")),
+    ("cs", _("Czech")),
+    ("de", _("German")),
+    ("fr", _("French")),
+]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True
@@ -245,3 +252,7 @@ if SENTRY_DSN:
         # Players' addresses, cookies and names stay out of the reports.
         send_default_pii=False,
     )
+
+# Seconds of search the daily challenge's par may take (rules.hindsight_best's budget), once
+# a day in the background.
+LIMES_PAR_BUDGET = float(os.environ.get("LIMES_PAR_BUDGET", "5"))

@@ -51,3 +51,6 @@ TASKS = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBacken
 # The request log stays quiet in tests and in-process benchmarks; tests of the log itself
 # raise its level with caplog.
 LOGGING["loggers"]["limes.request"]["level"] = "WARNING"  # noqa: F405
+
+# The par's search, kept short: tests check what it stores, not how good it is.
+LIMES_PAR_BUDGET = 0.2

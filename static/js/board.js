@@ -1,4 +1,4 @@
-// Keyboard play: R / Shift+R turn the card, Enter commits, 1-9 pick a + slot.
+// Keyboard play: R / Shift+R turn the card, Enter commits, 1-9 pick a + slot, H asks for a hint.
 // Every action is a link or button already on the page; this only clicks them.
 document.addEventListener("keydown", (event) => {
   if (event.ctrlKey || event.metaKey || event.altKey) return;
@@ -9,6 +9,7 @@ document.addEventListener("keydown", (event) => {
   let element = null;
   if (event.key === "r") element = board.querySelector('[data-key="rotate"]');
   else if (event.key === "R") element = board.querySelector('[data-key="rotate-left"]');
+  else if (event.key === "h" || event.key === "H") element = board.querySelector('[data-key="hint"]:not([disabled])');
   else if (event.key === "Enter" && !(target instanceof HTMLAnchorElement)) {
     element = board.querySelector('[data-key="commit"]:not([disabled])');
   } else if (/^[1-9]$/.test(event.key)) {
@@ -25,6 +26,12 @@ function showDeadlines() {
   for (const element of document.querySelectorAll("[data-deadline]")) {
     const left = Math.max(0, Math.round((Date.parse(element.getAttribute("datetime")) - Date.now()) / 1000));
     if (left > 3600) continue; // days or hours: the server's wording stays
+    if (left === 0) {
+      // "Round ends now", until the next poll shows the new round.
+      // gettext comes from the JavaScript catalogue (base.html); without it, English.
+      element.textContent = typeof gettext === "function" ? gettext("now") : "now";
+      continue;
+    }
     const minutes = Math.floor(left / 60);
     const seconds = String(left % 60).padStart(2, "0");
     element.textContent = `${minutes}:${seconds}`;
