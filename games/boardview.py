@@ -180,17 +180,6 @@ class CellView:
     link: str | None = None
     number: int = 0  # a slot's place in reading order
 
-
-@dataclass
-class WorkerRow:
-    """One line of a score breakdown: who the worker is, where, and what it earns."""
-
-    zone: Point
-    description: str
-    points: int
-    counted: bool
-    region: str  # the zones of its region as "r,c r,c …", to light them up on the board
-
     def zones_html(self, base_url: str) -> SafeString:
         """The card's zones as HTML: a link where the draft allows a click, else a span."""
         # Up to 64 zones a board: string building here costs a fraction of a template loop.
@@ -211,6 +200,17 @@ class WorkerRow:
                 )
         # Safe: labels, roles and links are escaped above; the SVG is built safe.
         return mark_safe("\n".join(parts))
+
+
+@dataclass
+class WorkerRow:
+    """One line of a score breakdown: who the worker is, where, and what it earns."""
+
+    zone: Point
+    description: str
+    points: int
+    counted: bool
+    region: str  # the zones of its region as "r,c r,c …", to light them up on the board
 
 
 @dataclass
