@@ -6,9 +6,9 @@ from accounts import views
 
 app_name = "accounts"
 
-# Fixed paths first: a catch-all "<str:username>/" profile page goes after them.
+# Fixed paths first: a catch-all "<name:username>/" profile page goes after them.
 urlpatterns = [
     path("settings/", views.account_settings, name="settings"),
     path("settings/delete/", views.account_delete, name="delete"),
-    path("<str:username>/", views.profile, name="profile"),
+    path("<name:username>/", views.profile, name="profile"),
 ]

@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from games.models import Game, Move, Seat, SoloResult
+from games.selectors import revealed_cards
 from moderation import services as moderation
 from moderation.admin_actions import ReasonAction, ReasonActionsMixin
 from moderation.models import SuspiciousResult
@@ -88,7 +89,8 @@ class ReadOnlyForModeratorsMixin:
         if request.user.is_superuser:
             return fields
         model = self.model  # type: ignore[attr-defined]
-        return [*fields, *(f.name for f in model._meta.fields if f.name not in fields)]
+        hidden = {*fields, *(self.exclude or ())}  # type: ignore[attr-defined]
+        return [*fields, *(f.name for f in model._meta.fields if f.name not in hidden)]
 
 
 class SeatInline(admin.TabularInline):
@@ -115,11 +117,13 @@ class GameAdmin(ReasonActionsMixin, ReadOnlyForModeratorsMixin, admin.ModelAdmin
     search_fields = ("id", "seats__user__username")
     date_hierarchy = "created_at"
     raw_id_fields = ("created_by",)
-    # The card sequence and seed decide the game; they are not edited by hand. Hiding goes
-    # through the actions so that it is logged and the boards follow.
+    # The card sequence and seed decide the game; they are not edited by hand, and the
+    # seed and the cards not yet revealed are shown to nobody, superusers included (a
+    # moderator plays too, today's daily challenge among others). Hiding goes through the
+    # actions so that it is logged and the boards follow.
+    exclude = ("seed", "cards")
     readonly_fields = (
-        "seed",
-        "cards",
+        "cards_revealed",
         "deck_name",
         "round",
         "created_at",
@@ -129,6 +133,10 @@ class GameAdmin(ReasonActionsMixin, ReadOnlyForModeratorsMixin, admin.ModelAdmin
     )
     inlines = [SeatInline]
     reason_actions = (HIDE_GAME, UNHIDE_GAME)
+
+    @admin.display(description=_("cards revealed"))
+    def cards_revealed(self, game: Game) -> str:
+        return ", ".join(str(number) for number in revealed_cards(game)) or "–"
 
 
 @admin.register(Seat)

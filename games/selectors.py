@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -68,6 +69,20 @@ def rules_game(
     return state
 
 
+def revealed_cards(game: Game) -> list[int]:
+    """The card numbers of the game that have been revealed to its players so far.
+
+    All those of the rounds reached while it runs (the round in play included), those
+    of the rounds played once it is over, none before it starts or if it was cancelled.
+    """
+    if game.status == Game.Status.ACTIVE:
+        return list(game.cards[: game.round])
+    if game.status == Game.Status.FINISHED:
+        played = Move.objects.filter(seat__game=game).aggregate(last=Max("round"))["last"]
+        return list(game.cards[: played or 0])
+    return []
+
+
 def seat_for(game: Game, user: User) -> Seat | None:
     """The user's seat in the game, if any."""
     if not user.is_authenticated:
@@ -121,14 +136,22 @@ def can_watch(game: Game, user: User, seat: Seat | None) -> bool:
         return False
     if game.hidden and not user.is_staff:
         return False
-    if game.daily is not None and game.daily >= timezone.now().date():
-        return (
-            user.is_authenticated
-            and Game.objects.filter(
-                daily=game.daily, created_by=user, status=Game.Status.FINISHED
-            ).exists()
-        )
+    if game.daily is not None:
+        own = daily_attempt_status(user, game.daily)
+        # An attempt started before midnight may be played after it, when that day's
+        # other games turn public: until it ends, its player sees none of them.
+        if own is not None and own != Game.Status.FINISHED:
+            return False
+        if game.daily >= timezone.now().date():
+            return own == Game.Status.FINISHED
     return True
+
+
+def daily_attempt_status(user: User, day: datetime.date) -> str | None:
+    """The status of ``user``'s attempt at ``day``'s challenge, or None if they made none."""
+    if not user.is_authenticated:
+        return None
+    return Game.objects.filter(daily=day, created_by=user).values_list("status", flat=True).first()
 
 
 def lobby_games() -> QuerySet[Game]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -17,12 +18,13 @@ from django.http import (
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.crypto import constant_time_compare, salted_hmac
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect, HttpResponseClientRefresh
 
 import rules
-from games import selectors, services
+from games import selectors, services, throttle
 from games.boardview import Draft, card_zones, landscape_view, round_view
 from games.decorators import poll
 from games.forms import JoinByCodeForm, NewGameForm, NewMultiGameForm
@@ -102,7 +104,22 @@ def _render_game(
     context = _game_context(
         game, state, seat, draft_params=draft_params, error=error, with_table=with_table
     )
+    context["poll_token"] = poll_token(game.pk, _session_cookie(request))
     return render(request, template, context, status=status)
+
+
+def poll_token(pk: int, session_cookie: str) -> str:
+    """What a game page gives its polls to show it was drawn for this browser session.
+
+    A poll that finds nothing new must not load the session, yet must not tell anyone
+    else that the game exists or how far it is: the token, checked without a query,
+    proves that the permission check of the page already let this session watch.
+    """
+    return salted_hmac("games.poll", f"{pk}:{session_cookie}").hexdigest()[:32]
+
+
+def _session_cookie(request: HttpRequest) -> str:
+    return request.COOKIES.get(settings.SESSION_COOKIE_NAME, "")
 
 
 def _game_context(
@@ -404,8 +421,13 @@ def join_by_code(request: HttpRequest, code: str | None = None) -> HttpResponse:
             messages.error(request, _("Enter the invitation code you were given."))
             return redirect("games:lobby")
         return redirect("games:join", code=form.cleaned_data["code"])
+    # Every look-up waits while too many wrong guesses are counted, the right code too:
+    # otherwise guessing could go on, with only the hits answered.
+    if throttle.code_guesses_blocked(request):
+        return render(request, "429.html", status=429)
     game = Game.objects.filter(invite_code=code.upper()).first()
     if game is None:
+        throttle.code_miss_record(request)
         messages.error(request, _("No game has the invitation code %s.") % code)
         return redirect("games:lobby")
     if request.method == "POST":
@@ -431,6 +453,11 @@ def game_poll(request: HttpRequest, pk: int) -> HttpResponse:
     The unchanged answer, which almost every poll gets, costs one primary-key query and
     does not even load the session: the version number tells nobody anything.
     """
+    if not constant_time_compare(
+        request.GET.get("t", ""), poll_token(pk, _session_cookie(request))
+    ):
+        # Without a page drawn for this session, a game is as missing as one that is.
+        raise Http404(_("No such game."))
     try:
         version = int(request.GET.get("v", ""))
     except ValueError:
@@ -449,7 +476,7 @@ def game_poll(request: HttpRequest, pk: int) -> HttpResponse:
     # A player in the middle of a draft keeps it (only the table is redrawn) unless the
     # draft is over for them: they timed out, say.
     drafting = request.GET.get("draft") == "1" and "round" in context
-    context.update(poll=True, with_board=not drafting)
+    context.update(poll=True, with_board=not drafting, poll_token=request.GET["t"])
     return render(request, "games/_update.html", context)
 
 

@@ -20,7 +20,7 @@ from django.utils.translation import gettext_lazy as _
 import rules
 from accounts.models import User
 from games.models import Game, Ruleset, Seat, SoloResult
-from leaderboards.daily import today, week_start
+from leaderboards.daily import FIRST_DAY, today, week_start
 from leaderboards.models import (
     PROVISIONAL_GAMES,
     RECENT_GAMES,
@@ -33,6 +33,8 @@ from leaderboards.models import (
 )
 
 PAGE_SIZE = 50
+# The last page number a board answers (5 million rows); past it, a page is not found.
+MAX_PAGE = 100_000
 # The table's bands in words, for pages (rules.SoloRating.label is English only).
 BAND_LABELS = {
     rules.SoloRating.ROOM_FOR_IMPROVEMENT: _("room for improvement"),
@@ -255,8 +257,9 @@ def daily_attempt(*, user: User, day: datetime.date) -> DailyAttempt:
 
 
 def daily_days(*, before: datetime.date, count: int = 14) -> list[datetime.date]:
-    """The days before ``before`` to offer as links (the challenge has no start date)."""
-    return [before - datetime.timedelta(days=n) for n in range(1, count + 1)]
+    """The days before ``before`` to offer as links, back to the challenge's first day."""
+    days = (before - FIRST_DAY).days
+    return [before - datetime.timedelta(days=n) for n in range(1, min(count, days) + 1)]
 
 
 # Statistics for the profile page

@@ -20,7 +20,7 @@ import games.services
 from accounts.models import User
 from games.models import Ruleset
 from leaderboards import selectors, services
-from leaderboards.daily import today
+from leaderboards.daily import FIRST_DAY, today
 
 
 @dataclass(frozen=True)
@@ -64,9 +64,13 @@ def _shown_rows(
 
 def _page_number(request: HttpRequest) -> int:
     try:
-        return max(1, int(request.GET.get("page", "1")))
+        page = int(request.GET.get("page", "1"))
     except ValueError:
         return 1
+    # Far past any board's end, the offset would not even fit the database's integers.
+    if page > selectors.MAX_PAGE:
+        raise Http404(_("No such page."))
+    return max(1, page)
 
 
 def _viewer(request: HttpRequest) -> User | None:
@@ -112,6 +116,8 @@ def daily_page(request: HttpRequest, day: str | None = None) -> HttpResponse:
             shown = datetime.date.fromisoformat(day)
         except ValueError:
             raise Http404(_("No such day.")) from None
+        if shown < FIRST_DAY:
+            raise Http404(_("The daily challenge had not begun on that day."))
         if shown > current:
             raise Http404(_("That day's challenge has not begun."))
         if shown == current:
@@ -123,7 +129,9 @@ def daily_page(request: HttpRequest, day: str | None = None) -> HttpResponse:
         if viewer
         else selectors.DailyAttempt(None, False)
     )
-    links = shown < current or attempt.finished
+    # Other players' games would show the day's cards: only after one's own attempt
+    # (or, on a day that is over, to those who made none).
+    links = attempt.finished or (shown < current and attempt.game is None)
     context = {
         "rows": _shown_rows(board, decimals=0, links=links, viewer=viewer),
         "decimals": 0,
@@ -131,9 +139,8 @@ def daily_page(request: HttpRequest, day: str | None = None) -> HttpResponse:
         "is_today": shown == current,
         "attempt": attempt,
         "board": board,
-        # Other players' games of a running day would show its cards: only after one's own.
         "links": links,
-        "previous_day": shown - datetime.timedelta(days=1),
+        "previous_day": shown - datetime.timedelta(days=1) if shown > FIRST_DAY else None,
         "next_day": shown + datetime.timedelta(days=1) if shown < current else None,
         "days": selectors.daily_days(before=shown),
     }

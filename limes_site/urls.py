@@ -6,6 +6,9 @@ from django.contrib import admin
 from django.urls import include, path
 from django.views.i18n import set_language
 
+# Registers the <name:…> and <code:…> converters before the apps' URL maps use them.
+import limes_site.converters  # noqa: F401
+
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("allauth.urls")),

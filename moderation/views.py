@@ -41,6 +41,9 @@ def report_new(request: HttpRequest, username: str) -> HttpResponse:
     reporter = _user(request)
     target = get_object_or_404(User, username=username, deleted_at__isnull=True)
     game = _game(request.GET.get("game") or request.POST.get("game"))
+    if game is not None and not _may_see(game, reporter):
+        # The form says nothing of games the reporter may not see, not even that they exist.
+        game = None
     if target.pk == reporter.pk:
         messages.error(request, _("You cannot report yourself."))
         return redirect("accounts:profile", username=target.username)
@@ -65,7 +68,7 @@ def report_new(request: HttpRequest, username: str) -> HttpResponse:
                         "notification when they have."
                     ),
                 )
-                if game is not None and _may_see(game, reporter):
+                if game is not None:
                     return redirect("games:detail", pk=game.pk)
                 return redirect("accounts:profile", username=target.username)
     else:
@@ -128,6 +131,8 @@ def _may_see(game: Game, user: User) -> bool:
 
 
 def _game(value: str | None) -> Game | None:
-    if not value or not value.isdigit():
+    # str.isdigit() also accepts "²" and other digits int() refuses: ASCII digits only,
+    # and no more than a game id can have.
+    if not value or not (value.isascii() and value.isdigit()) or len(value) > 18:
         return None
     return Game.objects.filter(pk=int(value)).first()
