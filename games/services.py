@@ -436,6 +436,15 @@ def user_resign_everywhere(*, user: User, status: str = Seat.Status.RESIGNED) ->
     return count
 
 
+def user_leave_games_on_delete(*, user: User, **kwargs: object) -> None:
+    """Receiver of ``accounts.signals.user_deleting``: a deleted account plays no more.
+
+    Runs inside the deletion's transaction: its solo games end, its games in play go on
+    without it, the games it opened are cancelled and it leaves those it joined.
+    """
+    user_resign_everywhere(user=user)
+
+
 def deadlines_enforce(*, game: Game, now: datetime.datetime | None = None) -> bool:
     """Time out the players the game still waits for if its round's deadline has passed.
 
