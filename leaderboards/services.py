@@ -17,6 +17,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Count, F, Max, Q, QuerySet, Sum
 from django.db.models.functions import Coalesce, Greatest
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 import games.services
@@ -247,6 +248,11 @@ def _game_rate(game: Game, seats: list[Seat]) -> None:
     if len(placed) < 2:
         return
     ratings = _locked_ratings(user_ids=[seat.user_id for seat in placed], ruleset=game.ruleset)
+    # Stamped again under the ratings' locks: games sharing a player are rated in the
+    # order they hold these locks, and ``ratings_recompute`` replays them by this time,
+    # so the two orders must be one. Stamped before the locks, a game that waited for
+    # them would be replayed before the game it waited for.
+    game.finished_at = timezone.now()
     before = [ratings[seat.user_id] for seat in placed]
     after = rate(
         [Skill(r.mu, r.sigma) for r in before],
