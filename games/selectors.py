@@ -154,6 +154,10 @@ def daily_attempt_status(user: User, day: datetime.date) -> str | None:
     return Game.objects.filter(daily=day, created_by=user).values_list("status", flat=True).first()
 
 
+# Open games a lobby page lists; a page's poll redraws only its own.
+LOBBY_PAGE_SIZE = 30
+
+
 def lobby_games() -> QuerySet[Game]:
     """Games waiting for players that anyone may join, oldest first, with their seats."""
     return (

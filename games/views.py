@@ -55,11 +55,15 @@ def game_new(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         messages.error(request, _("Please choose the variants again."))
         return redirect("games:home")
-    game = services.game_create_solo(
-        user=request.user,
-        diagonal=form.cleaned_data["diagonal"],
-        ferryman=form.cleaned_data["ferryman"],
-    )
+    try:
+        game = services.game_create_solo(
+            user=request.user,
+            diagonal=form.cleaned_data["diagonal"],
+            ferryman=form.cleaned_data["ferryman"],
+        )
+    except services.MoveRejected as error:
+        messages.error(request, error.messages[0])
+        return redirect("games:home")
     return redirect("games:detail", pk=game.pk)
 
 
@@ -321,14 +325,27 @@ def lobby_poll(request: HttpRequest) -> HttpResponse:
 
 def _render_lobby(request: HttpRequest, template: str) -> HttpResponse:
     signature = selectors.lobby_signature()
+    page = _lobby_page_number(request)
+    size = selectors.LOBBY_PAGE_SIZE
+    games = list(selectors.lobby_games()[(page - 1) * size : page * size + 1])
     context = {
-        "games": selectors.lobby_games(),
+        "games": games[:size],
+        "page": page,
+        "has_next": len(games) > size,
         "watch": selectors.games_to_watch() if request.user.is_authenticated else [],
         "signature": signature,
         "form": NewMultiGameForm(),
         "code_form": JoinByCodeForm(),
     }
     return render(request, template, context)
+
+
+def _lobby_page_number(request: HttpRequest) -> int:
+    value = request.GET.get("page", "1")
+    # ASCII digits only ("²" is a digit to str.isdigit), and no more pages than games.
+    if not (value.isascii() and value.isdigit()) or len(value) > 6:
+        return 1
+    return max(1, int(value))
 
 
 @login_required

@@ -30,11 +30,10 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 from django.urls.resolvers import RegexPattern, RoutePattern
 from django.utils.datastructures import MultiValueDict
-from django.utils.module_loading import import_string
 
 from accounts.models import User
 from games import services
-from games.models import Game, Seat
+from games.models import Game
 from leaderboards.services import daily_start
 from moderation.models import Report
 from tests.factories import FinishedSoloFactory, UserFactory
@@ -345,21 +344,14 @@ def test_every_url_answers_hostile_input_without_a_server_error(
     assert outcome.statuses[200] > 100
 
 
-def test_the_walk_covers_every_view_of_the_project() -> None:
-    routes = list(iter_routes())
-    texts = {route.text for route in routes}
-    for expected in ("games/<pk>/poll/", "join/<code>/", "daily/<day>/", "report/<username>/"):
+def test_the_walk_finds_the_project_s_own_views_and_the_admin_s() -> None:
+    texts = {route.text for route in iter_routes()}
+    for expected in (
+        "games/<pk>/poll/",
+        "join/<code>/",
+        "daily/<day>/",
+        "report/<username>/",
+        "admin/games/game/<object_id>/moderate/<action>/",
+        "accounts/password/reset/key/<uidb36>-<key>/",
+    ):
         assert expected in texts
-    # Each view's module can be found, so a new app's views are walked too.
-    for route in routes:
-        assert callable(route.view)
-    assert import_string("games.views.game_poll") in {r.view for r in routes}
-    assert any(isinstance(r.view, object) and "moderate" in r.text for r in routes)
-
-
-def test_the_walk_sends_values_a_converter_lets_through() -> None:
-    routes = {route.text: route for route in iter_routes()}
-    param = routes["games/<pk>/"].params()[0]
-    assert re.fullmatch(param.regex, "99999999999999999999999")
-    assert not re.fullmatch(param.regex, "²")
-    assert Seat is not None
