@@ -5,13 +5,18 @@ from typing import Any
 
 from allauth.account.adapter import DefaultAccountAdapter
 from django.conf import settings
+from django.contrib.auth import logout
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.utils.translation import gettext_lazy as _
 
+from accounts.models import User
+
 DELETED_USERNAME_PREFIX = "deleted-"
+# Where a ban's reason and end wait, after the sign-out, for the page that explains it.
+BAN_SESSION_KEY = "moderation_ban"
 
 # Digits that stand in for letters in names like "h1tl3r".
 _LOOKALIKES = str.maketrans("013457@$", "oieastas")
@@ -35,7 +40,8 @@ def forbidden_word_in(username: str) -> str | None:
     return None
 
 
-class AccountAdapter(DefaultAccountAdapter):
+# allauth ships no types, so its base class is Any to the type checker.
+class AccountAdapter(DefaultAccountAdapter):  # type: ignore[misc]
     """allauth hooks for Limes Online."""
 
     def _get_login_attempts_cache_key(self, request: HttpRequest, **credentials: Any) -> str:
@@ -53,16 +59,25 @@ class AccountAdapter(DefaultAccountAdapter):
                 _("This username contains a word that is not allowed here. Please choose another."),
                 code="username_forbidden_word",
             )
-        return super().clean_username(username, shallow=shallow)
+        cleaned: str = super().clean_username(username, shallow=shallow)
+        return cleaned
 
     def pre_login(
         self, request: HttpRequest, user: AbstractBaseUser, **kwargs: Any
     ) -> HttpResponse | None:
         """Turn a banned player away with the page that says why and until when."""
-        # Imported here: moderation imports this module for the name checks.
-        from moderation.middleware import remember_ban
-
-        if getattr(user, "is_banned", False):
-            remember_ban(request, user)  # type: ignore[arg-type]
+        if isinstance(user, User) and user.is_banned:
+            remember_ban(request, user)
             return redirect("moderation:banned")
-        return super().pre_login(request, user, **kwargs)
+        response: HttpResponse | None = super().pre_login(request, user, **kwargs)
+        return response
+
+
+def remember_ban(request: HttpRequest, user: User) -> None:
+    """Sign the banned player out, keeping the ban's reason and end for the page that follows."""
+    logout(request)
+    # After logout, which flushes the session.
+    request.session[BAN_SESSION_KEY] = {
+        "reason": user.ban_reason,
+        "until": user.banned_until.isoformat() if user.banned_until else None,
+    }

@@ -6,9 +6,10 @@ from accounts import views
 
 app_name = "accounts"
 
-# Fixed paths first: a catch-all "<name:username>/" profile page goes after them.
+# Below /players/. The profile page, "<str:username>/" (accounts:profile), shows the boards'
+# statistics, so its view is leaderboards.views.profile; limes_site/urls.py adds it here,
+# after these fixed paths, which its catch-all would otherwise hide.
 urlpatterns = [
     path("settings/", views.account_settings, name="settings"),
     path("settings/delete/", views.account_delete, name="delete"),
-    path("<name:username>/", views.profile, name="profile"),
 ]

@@ -4,23 +4,21 @@ from django.contrib import messages
 from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.http import HttpResponse
+from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from accounts.forms import DeleteAccountForm, ProfileForm
-from accounts.models import User
+from accounts.http import AuthenticatedHttpRequest
 from accounts.services import user_delete, user_update_profile
-from leaderboards import charts
-from leaderboards.selectors import player_statistics
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def account_settings(request: HttpRequest) -> HttpResponse:
+def account_settings(request: AuthenticatedHttpRequest) -> HttpResponse:
     """Show and save the signed-in player's profile, with links to account management."""
-    user = _user(request)
+    user = request.user
     if request.method == "POST":
         form = ProfileForm(request.POST)
         if form.is_valid():
@@ -42,9 +40,9 @@ def account_settings(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def account_delete(request: HttpRequest) -> HttpResponse:
+def account_delete(request: AuthenticatedHttpRequest) -> HttpResponse:
     """Confirm, then anonymise the signed-in player's account and sign them out."""
-    user = _user(request)
+    user = request.user
     if request.method == "POST":
         form = DeleteAccountForm(request.POST, user=user)
         if form.is_valid():
@@ -57,25 +55,3 @@ def account_delete(request: HttpRequest) -> HttpResponse:
     else:
         form = DeleteAccountForm(user=user)
     return render(request, "accounts/delete.html", {"form": form})
-
-
-def _user(request: HttpRequest) -> User:
-    # login_required has run, so this is a real User, not AnonymousUser.
-    assert isinstance(request.user, User)
-    return request.user
-
-
-def profile(request: HttpRequest, username: str) -> HttpResponse:
-    """A player's public page: games, solo results against the table, ratings, charts."""
-    player = get_object_or_404(User, username=username, deleted_at__isnull=True)
-    context: dict[str, object] = {"profile_user": player}
-    # A banned account's page says so and nothing more: its results are off the boards too.
-    if not player.is_banned:
-        stats = player_statistics(player)
-        context.update(
-            stats=stats,
-            score_chart=charts.score_chart(stats.history),
-            band_chart=charts.band_chart(stats.bands),
-            rating_chart=charts.rating_chart(stats.rating_history),
-        )
-    return render(request, "accounts/profile.html", context)

@@ -1,4 +1,4 @@
-"""How the standard deck was designed: a seeded search for a deck that meets RULINGS.md.
+"""How the standard deck was designed: a seeded search for a deck that meets docs/rules.md.
 
     python benchmarks/design_deck.py survey [--candidates 8] [--games 100] [--jobs 2]
     python benchmarks/design_deck.py choose [--candidates 40] [--games 200] [--write]
@@ -100,7 +100,7 @@ STANDARD = next(c for c in COMPOSITIONS if c.name == "few forests, more towers, 
 
 
 def draw_deck(composition: Composition, rng: random.Random) -> Deck:
-    """A deck of 24 distinct cards of this composition that meets every RULINGS.md rule."""
+    """A deck of 24 distinct cards of this composition that meets every docs/rules.md rule."""
     while True:  # with an exact mix, the last cards can be left no valid draw: start over
         deck = _try_deck(composition, rng)
         if deck is not None:

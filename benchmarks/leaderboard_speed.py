@@ -1,10 +1,10 @@
 """Server time of every board page and of profile pages on a database at size.
 
-    python manage.py synthesize --players 50000 --solo 1000000 --multi 100000   # once
+    python benchmarks/synthesize.py --players 50000 --solo 1000000 --multi 100000   # once
     DATABASE_URL=postgresql://postgres@127.0.0.1:5432/limes_bench \
         python benchmarks/leaderboard_speed.py [--repeat 40] [--explain]
 
-Run by hand against a database filled by ``manage.py synthesize`` (see benchmarks/README.md);
+Run by hand against a database filled by ``benchmarks/synthesize.py`` (see benchmarks/README.md);
 it only reads (signing in writes a session row). Requests go through Django's test client
 in this process, so the figures are the server's own time: middleware, view, queries and
 template, without network or queueing. Each page is fetched twice untimed, then
@@ -53,8 +53,8 @@ def main() -> None:
     from django.test.utils import CaptureQueriesContext
     from django.urls import reverse
 
+    from games.daily import today
     from games.models import Ruleset, SoloResult
-    from leaderboards.daily import today
     from leaderboards.models import PlayerResult, SoloStanding
     from leaderboards.selectors import BOARDS
 
@@ -64,7 +64,7 @@ def main() -> None:
         "multiplayer seats": PlayerResult.objects.filter(mode="multi").count(),
     }
     if not counts["solo results"]:
-        sys.exit("This database has no results: fill it with manage.py synthesize first.")
+        sys.exit("This database has no results: fill it with benchmarks/synthesize.py first.")
     print(", ".join(f"{value:,} {name}" for name, value in counts.items()))
 
     # Viewers: the median player of the standard best-score board (own rank far below the
@@ -114,18 +114,18 @@ def main() -> None:
     busy_before, own_before = machine_busy_seconds(), time.process_time()
     rows = []
     for name, client, url in pages:
-        headers = {"HTTP_HX_REQUEST": "true"} if "htmx" in name else {}
+        headers = {"HX-Request": "true"} if "htmx" in name else None
         for _ in range(2):
-            assert client.get(url, **headers).status_code == 200, url
+            assert client.get(url, headers=headers).status_code == 200, url
         with CaptureQueriesContext(connection) as captured:
-            client.get(url, **headers)
+            client.get(url, headers=headers)
         queries = len(captured)
         times = []
         for _ in range(args.repeat):
             if "not cached" in name:
                 cache.clear()  # the viewer's rank is counted again, as on a first visit
             start = time.perf_counter()
-            client.get(url, **headers)
+            client.get(url, headers=headers)
             times.append((time.perf_counter() - start) * 1000)
         rows.append((name, queries, statistics.median(times), percentile(times, 0.95)))
     busy = machine_busy_seconds() - busy_before

@@ -19,14 +19,14 @@ import argparse
 import random
 import sys
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from web_speed import in_throwaway_database, ms, stopwatch  # noqa: E402
+from benchmarks.web_speed import in_throwaway_database, ms, stopwatch  # noqa: E402
 
-HTMX = {"HTTP_HX_REQUEST": "true"}
+HTMX: dict[str, Any] = {"HTTP_HX_REQUEST": "true"}
 
 
 def run(games: int, polls: int) -> None:

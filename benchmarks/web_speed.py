@@ -155,8 +155,7 @@ def run(games: int, repeat: int) -> None:
     queries: dict[str, dict[int, list[int]]] = defaultdict(lambda: defaultdict(list))
 
     def get(url: str, params: dict[str, str], *, htmx: bool) -> None:
-        headers = {"HTTP_HX_REQUEST": "true"} if htmx else {}
-        response = client.get(url, params, **headers)
+        response = client.get(url, params, headers={"HX-Request": "true"} if htmx else None)
         if response.status_code != 200 or b'data-testid="error"' in response.content:
             raise RuntimeError(f"GET {url} {params} answered {response.status_code} or an error")
 
@@ -268,9 +267,11 @@ def print_table(
     def counted(name: str, rounds: range) -> list[int]:
         return [q for r in rounds for q in queries[name][r]]
 
+    # The backend's DB-API module (psycopg, sqlite3); django-stubs does not declare it.
+    driver = connection.Database.__name__  # type: ignore[attr-defined]
     print(
         f"Limes Online web speed — {settings.SETTINGS_MODULE}, DEBUG={settings.DEBUG}, "
-        f"{connection.vendor} {connection.Database.__name__}, Python {sys.version.split()[0]}"
+        f"{connection.vendor} {driver}, Python {sys.version.split()[0]}"
     )
     print(
         f"{games} timed games (four rulesets, reference player), {repeat} GETs of each page "

@@ -2,11 +2,13 @@
 
 The player's draft (rotation, position, worker action) lives in the URL until they commit
 it, so nothing is stored before the commit and reload or back/forward show the same draft.
-This module turns rules objects into plain values for templates; it decides no rule.
+This module turns rules objects and stored games into plain values for templates (the
+page model); it decides no rule and writes nothing.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from urllib.parse import urlencode
 
@@ -15,6 +17,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 import rules
+from games.models import Game, Seat
+from games.selectors import game_moves, player_key, rules_game
 
 Point = tuple[int, int]
 
@@ -45,7 +49,7 @@ class Draft:
 
     def params(self, **changes: object) -> str:
         """The query string of this draft with some fields changed."""
-        values = {
+        values: dict[str, object] = {
             "rot": self.rotation,
             "at": self.card_at,
             "place": self.place,
@@ -136,7 +140,7 @@ ZONE_ORDER = ((0, 0), (0, 1), (1, 0), (1, 1))  # reading order, for a 2x2 CSS gr
 def landscape_view(
     board: rules.Board,
     *,
-    slots: list[Point] = (),  # type: ignore[assignment]
+    slots: Sequence[Point] = (),
     draft: Draft | None = None,
     draft_at: Point | None = None,
     zone_links: dict[Point, tuple[str, str]] | None = None,
@@ -265,3 +269,119 @@ def card_zones(card: rules.Card, rotation: int = 0) -> list[ZoneView]:
 def _reading_order(zones: tuple[rules.Zone, ...]) -> list[rules.Zone]:
     # Clockwise TL, TR, BR, BL -> reading order TL, TR, BL, BR.
     return [zones[0], zones[1], zones[3], zones[2]]
+
+
+# -- the game page ------------------------------------------------------------------------
+
+
+def game_page(
+    game: Game,
+    state: rules.Game,
+    seat: Seat | None,
+    *,
+    draft_params: QueryDict,
+    error: str | None = None,
+    with_table: bool = True,
+) -> dict[str, object]:
+    """The game page's context for ``seat``'s viewer (``None``: a spectator).
+
+    The final standings once the game is over; else the table (others' landscapes as of
+    the last complete round) and, for a player the round waits for, their draft.
+    """
+    context: dict[str, object] = {"game": game, "state": state, "seat": seat, "error": error}
+    seats = list(game.seats.all())
+    if with_table and game.mode == Game.Mode.MULTI and not game.is_finished:
+        context["table"] = table_view(game, state, seats, seat)
+    if state.is_over or game.is_finished:
+        ordered = sorted(seats, key=lambda s: (s.place or 99, s.position))
+        scores = [state.boards[player_key(s)].landscape.score() for s in ordered]
+        context["final"] = [
+            {"seat": s, "score": score, "board": landscape_view(state.boards[player_key(s)])}
+            for s, score in zip(ordered, scores, strict=True)
+        ]
+        if game.mode == Game.Mode.SOLO and state.is_over:
+            context["rating"] = rules.solo_rating(scores[0].total)
+        return context
+    if seat is None or not game.is_active:
+        return context
+    player = player_key(seat)
+    if player not in state.waiting_for():
+        # Played this round already, or left the game: their landscape, nothing to draft.
+        context["own"] = {
+            "board": landscape_view(state.boards[player]),
+            "score": state.boards[player].landscape.score(),
+        }
+        return context
+    card = state.current_card
+    assert card is not None
+    try:
+        draft = Draft.from_params(draft_params)
+    except ValueError:
+        draft = Draft()
+        error = error or _("That choice could not be read; start the round again.")
+    view = round_view(state.boards[player], card, state.variants, draft)
+    context.update(round=view, card=card, error=error or view.error)
+    return context
+
+
+def table_view(
+    game: Game, state: rules.Game, seats: list[Seat], viewer: Seat | None
+) -> dict[str, object]:
+    """What everyone at the table may see: each landscape as of the last complete round.
+
+    A choice made in the round in play stays hidden from the others (and from
+    spectators) until every player has made theirs.
+    """
+    public = _completed_rounds(game, seats) if game.is_active else state
+    waiting = set(state.waiting_for()) if game.is_active else set()
+    entries = []
+    for s in seats:
+        key = player_key(s)
+        board = public.boards[key]
+        entries.append(
+            {
+                "seat": s,
+                "is_viewer": viewer is not None and s.pk == viewer.pk,
+                "has_played": (
+                    game.is_active and s.status == Seat.Status.PLAYING and key not in waiting
+                ),
+                "board": landscape_view(board),
+                "score": board.landscape.score().total,
+            }
+        )
+    return {
+        "entries": entries,
+        "waiting": [s for s in seats if player_key(s) in waiting],
+        "shown_round": game.round - 1 if game.is_active else None,
+    }
+
+
+def _completed_rounds(game: Game, seats: list[Seat]) -> rules.Game:
+    return rules_game(game, seats, game_moves(game, before_round=game.round))
+
+
+def replay_page(game: Game, *, wanted_round: int | None) -> dict[str, object]:
+    """A finished game's replay page: every landscape after ``wanted_round`` (default: the last)."""
+    seats = list(game.seats.all())
+    moves = game_moves(game)
+    # A game that ended early (everyone left) has fewer rounds, and its later cards were
+    # never revealed: the replay stops where the play did.
+    played = max((m.round for m in moves), default=0)
+    shown_round = played if wanted_round is None else max(0, min(played, wanted_round))
+    # Rebuilt like the game itself, so players who left leave at the same point.
+    partial = rules_game(game, seats, [m for m in moves if m.round <= shown_round])
+    return {
+        "game": game,
+        "shown_round": shown_round,
+        "card": partial.deck.card(game.cards[shown_round - 1]) if shown_round else None,
+        "seats": [
+            {
+                "seat": s,
+                "board": landscape_view(partial.boards[player_key(s)]),
+                "score": partial.boards[player_key(s)].landscape.score(),
+            }
+            for s in seats
+        ],
+        "rounds": range(played + 1),
+        "last_round": played,
+    }

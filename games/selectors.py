@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import datetime
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.conf import settings
-from django.db.models import Avg, Count, F, Max, Prefetch, Q, QuerySet
+from django.contrib.auth.models import AnonymousUser
+from django.db.models import Count, F, Max, Prefetch, QuerySet
 from django.utils import timezone
 
 import rules
 from accounts.models import User
-from games.models import Game, Move, Seat, SoloResult
+from games.models import Game, Move, Seat
 
 
 def deck() -> rules.Deck:
@@ -23,10 +25,17 @@ def move_to_turn(move: Move) -> rules.Turn:
     """A stored round as a rules ``Turn``."""
     worker: rules.WorkerAction = None
     if move.worker == Move.Worker.PLACE:
-        worker = rules.PlaceWorker(tuple(move.worker_to))  # type: ignore[arg-type]
+        worker = rules.PlaceWorker(_zone(move.worker_to))
     elif move.worker == Move.Worker.MOVE:
-        worker = rules.MoveWorker(tuple(move.worker_from), tuple(move.worker_to))  # type: ignore[arg-type]
+        worker = rules.MoveWorker(_zone(move.worker_from), _zone(move.worker_to))
     return rules.Turn(rules.Placement((move.card_row, move.card_col), move.rotation), worker)
+
+
+def _zone(stored: list[int] | None) -> rules.Point:
+    # A JSON [row, col]; the worker kind says which of the two columns are set.
+    assert stored is not None
+    row, col = stored
+    return (row, col)
 
 
 def player_key(seat: Seat) -> str:
@@ -34,11 +43,14 @@ def player_key(seat: Seat) -> str:
     return seat.user.username
 
 
-def game_moves(game: Game) -> list[Move]:
-    """Every stored round of the game, in the order they are replayed."""
+def game_moves(game: Game, *, before_round: int | None = None) -> list[Move]:
+    """The game's stored rounds (those before ``before_round`` if given), in replay order."""
+    moves = Move.objects.filter(seat__game=game)
+    if before_round is not None:
+        moves = moves.filter(round__lt=before_round)
     # Within a round, in the order they were committed: a player who left mid-round must
     # leave the rebuilt game at the same point as they left the real one.
-    return list(Move.objects.filter(seat__game=game).order_by("round", "id"))
+    return list(moves.order_by("round", "id"))
 
 
 def rules_game(
@@ -83,11 +95,16 @@ def revealed_cards(game: Game) -> list[int]:
     return []
 
 
-def seat_for(game: Game, user: User) -> Seat | None:
-    """The user's seat in the game, if any."""
+def seat_of(seats: Iterable[Seat], user: User | AnonymousUser) -> Seat | None:
+    """The user's seat among ``seats``, if any."""
     if not user.is_authenticated:
         return None
-    return next((seat for seat in game.seats.all() if seat.user_id == user.pk), None)
+    return next((seat for seat in seats if seat.user_id == user.pk), None)
+
+
+def seat_for(game: Game, user: User | AnonymousUser) -> Seat | None:
+    """The user's seat in the game, if any (from the prefetched seats when there are)."""
+    return seat_of(game.seats.all(), user)
 
 
 def games_of(user: User) -> QuerySet[Game]:
@@ -99,34 +116,14 @@ def games_of(user: User) -> QuerySet[Game]:
     )
 
 
-@dataclass(frozen=True)
-class PlayerSummary:
-    """What a public profile shows of a player's games."""
-
-    games_played: int
-    games_finished: int
-    best_solo_score: int | None
-    solo_average: float | None
-
-
-def player_summary(user: User) -> PlayerSummary:
-    """Counts, best and average solo score, from two aggregate queries."""
-    seats = Seat.objects.filter(user=user).aggregate(
-        played=Count("id"), finished=Count("id", filter=Q(game__status=Game.Status.FINISHED))
-    )
-    solo = SoloResult.objects.filter(user=user, hidden=False).aggregate(
-        best=Max("score"), average=Avg("score")
-    )
-    return PlayerSummary(seats["played"], seats["finished"], solo["best"], solo["average"])
-
-
-def can_watch(game: Game, user: User, seat: Seat | None) -> bool:
+def can_watch(game: Game, user: User | AnonymousUser, seat: Seat | None) -> bool:
     """Whether ``user`` may see the game's page (players always may).
 
     A game in play or waiting for players is public only if it is listed in the lobby,
     and then only to signed-in players; a finished one is public unless a moderator hid
     it, except that a daily challenge of a day still running is shown only to those who
-    have finished their own attempt of that day.
+    have finished their own attempt of that day, and that nobody sees another game of a
+    day while their own attempt of it is unfinished, whatever the day.
     """
     if seat is not None:
         return True
@@ -147,7 +144,7 @@ def can_watch(game: Game, user: User, seat: Seat | None) -> bool:
     return True
 
 
-def daily_attempt_status(user: User, day: datetime.date) -> str | None:
+def daily_attempt_status(user: User | AnonymousUser, day: datetime.date) -> str | None:
     """The status of ``user``'s attempt at ``day``'s challenge, or None if they made none."""
     if not user.is_authenticated:
         return None

@@ -14,19 +14,28 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-import leaderboards.services
 import rules
 from accounts.models import User
+from games.daily import daily_seed, today
 from games.models import Game, Move, Ruleset, Seat, SoloResult
-from games.selectors import deck, game_moves, move_to_turn, player_key, rules_game
+from games.selectors import deck, game_moves, move_to_turn, player_key, rules_game, seat_of
+from games.signals import game_finished
 
 
-class MoveRejected(ValidationError):
-    """A request the server will not carry out; the message says why. Nothing was written."""
+class ActionRefused(ValidationError):
+    """A request the server will not carry out; the message says why. Nothing was written.
+
+    ``status`` is the HTTP status a view answers with: 400 for a request that can never
+    succeed, 409 for one the game's state refuses now.
+    """
 
     def __init__(self, message: str, *, status: int = 400) -> None:
         super().__init__(message)
         self.status = status
+
+
+class MoveRejected(ActionRefused):
+    """A round's move refused: a rule it breaks, a round not in play, a seat that left."""
 
 
 # Deadlines a creator may choose, in seconds, per pace.
@@ -56,7 +65,7 @@ def game_create_solo(
 ) -> Game:
     """Start a solo game for ``user`` with a freshly dealt, server-side card sequence.
 
-    Raises ``MoveRejected`` when the player already has ``MAX_SOLO_IN_PLAY`` solo games in
+    Raises ``ActionRefused`` when the player already has ``MAX_SOLO_IN_PLAY`` solo games in
     play (a daily challenge is not counted, nor refused).
     """
     if daily is None:
@@ -65,13 +74,11 @@ def game_create_solo(
             mode=Game.Mode.SOLO, status=Game.Status.ACTIVE, created_by=user, daily__isnull=True
         ).count()
         if in_play >= MAX_SOLO_IN_PLAY:
-            raise MoveRejected(
+            raise ActionRefused(
                 _("You have %d solo games in play: finish or resign one first.") % in_play,
                 status=409,
             )
-    if seed is None:
-        seed = secrets.randbits(62)
-    the_deck = deck()
+    seed, the_deck, cards = _deal(seed)
     game = Game(
         mode=Game.Mode.SOLO,
         diagonal=diagonal,
@@ -79,7 +86,7 @@ def game_create_solo(
         ruleset=Ruleset.of(diagonal=diagonal, ferryman=ferryman),
         seed=seed,
         deck_name=the_deck.name,
-        cards=list(the_deck.deal(random.Random(seed))),
+        cards=cards,
         created_by=user,
         daily=daily,
         started_at=timezone.now(),
@@ -95,6 +102,35 @@ def _deal(seed: int | None) -> tuple[int, rules.Deck, list[int]]:
         seed = secrets.randbits(62)
     the_deck = deck()
     return seed, the_deck, list(the_deck.deal(random.Random(seed)))
+
+
+def game_create_daily(*, user: User) -> Game:
+    """Start ``user``'s one attempt at today's challenge, or return the one they started.
+
+    Standard rules, the day's cards for everyone. A second request, even at the same
+    moment (a double click, a second tab), gets the same game: the database allows one
+    daily game per player and day.
+    """
+    ensure_not_banned(user)
+    day = today()
+    existing = _daily_game(user=user, day=day)
+    if existing is not None:
+        return existing
+    try:
+        with transaction.atomic():
+            return game_create_solo(user=user, seed=daily_seed(day), daily=day)
+    except (IntegrityError, ValidationError):
+        # A rival request got in between: full_clean reports its game as a ValidationError
+        # once committed, the insert as an IntegrityError while it is in flight. Either
+        # way the rival's game is the attempt.
+        existing = _daily_game(user=user, day=day)
+        if existing is None:
+            raise
+        return existing
+
+
+def _daily_game(*, user: User, day: datetime.date) -> Game | None:
+    return Game.objects.filter(daily=day, created_by=user).first()
 
 
 @transaction.atomic
@@ -113,20 +149,20 @@ def game_create_multi(
 
     It waits for players (in the lobby if ``listed``, else only by its invitation code)
     until the creator starts it or the last seat is taken. Raises ``MoveRejected`` when
-    the player already has ``MAX_OPEN_GAMES`` games waiting for players.
+    the player already has ``MAX_OPEN_GAMES`` games waiting for players (``ActionRefused``).
     """
-    _check_not_banned(user)
+    ensure_not_banned(user)
     if not 2 <= seats_max <= MAX_SEATS:
-        raise MoveRejected(_("A game has 2 to %d seats.") % MAX_SEATS)
+        raise ActionRefused(_("A game has 2 to %d seats.") % MAX_SEATS)
     if pace not in ROUND_SECONDS:
-        raise MoveRejected(_("Choose a pace: live or correspondence."))
+        raise ActionRefused(_("Choose a pace: live or correspondence."))
     round_seconds = round_seconds or DEFAULT_ROUND_SECONDS[Game.Pace(pace)]
     if round_seconds not in ROUND_SECONDS[Game.Pace(pace)]:
-        raise MoveRejected(_("That time per round is not offered for this pace."))
+        raise ActionRefused(_("That time per round is not offered for this pace."))
     _lock_player(user)
     waiting = Game.objects.filter(status=Game.Status.OPEN, created_by=user).count()
     if waiting >= MAX_OPEN_GAMES:
-        raise MoveRejected(
+        raise ActionRefused(
             _("You have %d games waiting for players: start or cancel one first.") % waiting,
             status=409,
         )
@@ -165,7 +201,8 @@ def _lock_player(user: User) -> None:
     User.objects.select_for_update().filter(pk=user.pk).first()
 
 
-def _check_not_banned(user: User) -> None:
+def ensure_not_banned(user: User) -> None:
+    """Raise ``PermissionDenied`` if ``user`` is banned: a banned player starts nothing."""
     if user.is_banned:
         raise PermissionDenied(_("Your account is banned."))
 
@@ -184,6 +221,23 @@ def _closed_message(game: Game) -> str:
     return _("This game has already started.")
 
 
+def _ensure_open(game: Game) -> None:
+    if not game.is_open:
+        raise ActionRefused(_closed_message(game), status=409)
+
+
+def _ensure_creator(game: Game, user: User, refusal: str) -> None:
+    if game.created_by_id != user.pk:
+        raise PermissionDenied(refusal)
+
+
+def _own_seat(seats: list[Seat], user: User) -> Seat:
+    seat = seat_of(seats, user)
+    if seat is None:
+        raise PermissionDenied(_("You do not play in this game."))
+    return seat
+
+
 @transaction.atomic
 def game_join(*, game: Game, user: User, code: str | None = None) -> Game:
     """Take a free seat in a game that has not started; the last seat starts it.
@@ -191,16 +245,15 @@ def game_join(*, game: Game, user: User, code: str | None = None) -> Game:
     A game not listed in the lobby needs its invitation ``code``. Joining a game one
     already sits in changes nothing.
     """
-    _check_not_banned(user)
+    ensure_not_banned(user)
     game, seats = _locked(game.pk)
-    if any(seat.user_id == user.pk for seat in seats):
+    if seat_of(seats, user) is not None:
         return game
     if not game.listed and code != game.invite_code:
         raise PermissionDenied(_("This game is by invitation only."))
-    if not game.is_open:
-        raise MoveRejected(_closed_message(game), status=409)
+    _ensure_open(game)
     if len(seats) >= game.seats_max:
-        raise MoveRejected(_("This game is full."), status=409)
+        raise ActionRefused(_("This game is full."), status=409)
     taken = {seat.position for seat in seats}
     position = next(p for p in range(1, game.seats_max + 1) if p not in taken)
     seats.append(Seat.objects.create(game=game, user=user, position=position))
@@ -215,13 +268,10 @@ def game_join(*, game: Game, user: User, code: str | None = None) -> Game:
 def game_leave(*, game: Game, user: User) -> Game:
     """Give up one's seat in a game that has not started (its creator cancels instead)."""
     game, seats = _locked(game.pk)
-    seat = next((s for s in seats if s.user_id == user.pk), None)
-    if seat is None:
-        raise PermissionDenied(_("You do not play in this game."))
-    if not game.is_open:
-        raise MoveRejected(_closed_message(game), status=409)
+    seat = _own_seat(seats, user)
+    _ensure_open(game)
     if game.created_by_id == user.pk:
-        raise MoveRejected(_("You created this game: cancel it instead."), status=409)
+        raise ActionRefused(_("You created this game: cancel it instead."), status=409)
     seat.delete()
     _touch(game)
     return game
@@ -231,10 +281,8 @@ def game_leave(*, game: Game, user: User) -> Game:
 def game_cancel(*, game: Game, user: User) -> Game:
     """Call off a game that has not started; only its creator may."""
     game, _seats = _locked(game.pk)
-    if game.created_by_id != user.pk:
-        raise PermissionDenied(_("Only the player who created this game can cancel it."))
-    if not game.is_open:
-        raise MoveRejected(_closed_message(game), status=409)
+    _ensure_creator(game, user, _("Only the player who created this game can cancel it."))
+    _ensure_open(game)
     game.status = Game.Status.CANCELLED
     game.finished_at = timezone.now()
     _touch(game, "status", "finished_at")
@@ -245,12 +293,10 @@ def game_cancel(*, game: Game, user: User) -> Game:
 def game_start(*, game: Game, user: User) -> Game:
     """Start the game before every seat is taken; needs at least two players."""
     game, seats = _locked(game.pk)
-    if game.created_by_id != user.pk:
-        raise PermissionDenied(_("Only the player who created this game can start it."))
-    if not game.is_open:
-        raise MoveRejected(_closed_message(game), status=409)
+    _ensure_creator(game, user, _("Only the player who created this game can start it."))
+    _ensure_open(game)
     if len(seats) < 2:
-        raise MoveRejected(_("Wait for at least one other player to join."), status=409)
+        raise ActionRefused(_("Wait for at least one other player to join."), status=409)
     _start(game, seats)
     return game
 
@@ -338,9 +384,7 @@ def move_submit(*, game: Game, user: User, round_number: int, turn: rules.Turn) 
 
 def _move_submit(*, game_id: int, user: User, round_number: int, turn: rules.Turn) -> Game:
     game, seats = _locked(game_id)
-    seat = next((s for s in seats if s.user_id == user.pk), None)
-    if seat is None:
-        raise PermissionDenied(_("You do not play in this game."))
+    seat = _own_seat(seats, user)
     moves = game_moves(game)
     existing = next((m for m in moves if m.seat_id == seat.pk and m.round == round_number), None)
     if existing is not None:
@@ -417,13 +461,11 @@ def seat_resign(*, game: Game, user: User, status: str = Seat.Status.RESIGNED) -
     Resigning twice changes nothing.
     """
     game, seats = _locked(game.pk)
-    seat = next((s for s in seats if s.user_id == user.pk), None)
-    if seat is None:
-        raise PermissionDenied(_("You do not play in this game."))
+    seat = _own_seat(seats, user)
     if seat.status != Seat.Status.PLAYING:
         return game
     if not game.is_active:
-        raise MoveRejected(
+        raise ActionRefused(
             _("This game has not started: leave it instead.")
             if game.is_open
             else _closed_message(game),
@@ -461,7 +503,7 @@ def user_resign_everywhere(*, user: User, status: str = Seat.Status.RESIGNED) ->
                 game_cancel(game=game, user=user)
             else:
                 game_leave(game=game, user=user)
-        except MoveRejected:
+        except ActionRefused:
             continue  # the game moved on meanwhile (started, ended): nothing to leave
         count += 1
     return count
@@ -542,4 +584,4 @@ def _finish(game: Game, state: rules.Game, seats: list[Seat]) -> None:
             daily=game.daily,
             abandoned=seat.status != Seat.Status.PLAYING,
         )
-    leaderboards.services.game_finished(game=game, seats=seats, state=state)
+    game_finished.send(sender=Game, game=game, seats=seats, state=state)

@@ -24,7 +24,7 @@ def client_address(request: HttpRequest) -> str:
     if proxies and forwarded:
         hops = [hop.strip() for hop in forwarded.split(",") if hop.strip()]
         if len(hops) >= proxies:
-            return hops[-proxies]
+            return str(hops[-proxies])
     return str(request.META.get("REMOTE_ADDR", ""))
 
 

@@ -9,7 +9,6 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Prefetch, QuerySet
 from django.http import (
     Http404,
-    HttpRequest,
     HttpResponse,
     HttpResponseBadRequest,
     JsonResponse,
@@ -24,14 +23,15 @@ from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect, HttpResponseClientRefresh
 
 import rules
+from accounts.http import AuthenticatedHttpRequest, HtmxHttpRequest
 from games import selectors, services, throttle
-from games.boardview import Draft, card_zones, landscape_view, round_view
+from games.boardview import Draft, card_zones, game_page, replay_page
 from games.decorators import poll
 from games.forms import JoinByCodeForm, NewGameForm, NewMultiGameForm
-from games.models import Game, Move, Seat
+from games.models import Game, Seat
 
 
-def home(request: HttpRequest) -> HttpResponse:
+def home(request: HtmxHttpRequest) -> HttpResponse:
     """The front page: start a solo game, and the player's running and recent games."""
     context: dict[str, object] = {"form": NewGameForm()}
     if request.user.is_authenticated:
@@ -41,7 +41,7 @@ def home(request: HttpRequest) -> HttpResponse:
     return render(request, "games/home.html", context)
 
 
-def rules_page(request: HttpRequest) -> HttpResponse:
+def rules_page(request: HtmxHttpRequest) -> HttpResponse:
     """How to play, in our own words, with the deck's cards drawn."""
     cards = [(card.number, card_zones(card)) for card in selectors.deck()]
     return render(request, "games/rules.html", {"cards": cards})
@@ -49,7 +49,7 @@ def rules_page(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def game_new(request: HttpRequest) -> HttpResponse:
+def game_new(request: AuthenticatedHttpRequest) -> HttpResponse:
     """Start a solo game with the chosen variants."""
     form = NewGameForm(request.POST)
     if not form.is_valid():
@@ -61,7 +61,7 @@ def game_new(request: HttpRequest) -> HttpResponse:
             diagonal=form.cleaned_data["diagonal"],
             ferryman=form.cleaned_data["ferryman"],
         )
-    except services.MoveRejected as error:
+    except services.ActionRefused as error:
         messages.error(request, error.messages[0])
         return redirect("games:home")
     return redirect("games:detail", pk=game.pk)
@@ -73,7 +73,7 @@ def _with_seats() -> QuerySet[Game]:
     )
 
 
-def _load(request: HttpRequest, pk: int) -> tuple[Game, rules.Game, Seat | None]:
+def _load(request: HtmxHttpRequest, pk: int) -> tuple[Game, rules.Game, Seat | None]:
     game = get_object_or_404(_with_seats(), pk=pk)
     # Deadlines are enforced whenever a game is looked at, not only by the scheduler.
     if services.deadlines_enforce(game=game):
@@ -84,14 +84,14 @@ def _load(request: HttpRequest, pk: int) -> tuple[Game, rules.Game, Seat | None]
     return game, selectors.rules_game(game, list(game.seats.all())), seat
 
 
-def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
+def game_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """The game page; for an htmx request, just the board fragment for the draft."""
     game, state, seat = _load(request, pk)
     return _render_game(request, game, state, seat, draft_params=request.GET)
 
 
 def _render_game(
-    request: HttpRequest,
+    request: HtmxHttpRequest,
     game: Game,
     state: rules.Game,
     seat: Seat | None,
@@ -105,7 +105,7 @@ def _render_game(
         template = "games/game.html"
     # A draft's fragment is the board alone: the table is drawn only where it is shown.
     with_table = template != "games/game.html#board"
-    context = _game_context(
+    context = game_page(
         game, state, seat, draft_params=draft_params, error=error, with_table=with_table
     )
     context["poll_token"] = poll_token(game.pk, _session_cookie(request))
@@ -122,98 +122,13 @@ def poll_token(pk: int, session_cookie: str) -> str:
     return salted_hmac("games.poll", f"{pk}:{session_cookie}").hexdigest()[:32]
 
 
-def _session_cookie(request: HttpRequest) -> str:
+def _session_cookie(request: HtmxHttpRequest) -> str:
     return request.COOKIES.get(settings.SESSION_COOKIE_NAME, "")
-
-
-def _game_context(
-    game: Game,
-    state: rules.Game,
-    seat: Seat | None,
-    *,
-    draft_params: QueryDict,
-    error: str | None = None,
-    with_table: bool = True,
-) -> dict[str, object]:
-    context: dict[str, object] = {"game": game, "state": state, "seat": seat, "error": error}
-    seats = list(game.seats.all())
-    if with_table and game.mode == Game.Mode.MULTI and not game.is_finished:
-        context["table"] = _table(game, state, seats, seat)
-    if state.is_over or game.is_finished:
-        context["final"] = [
-            {
-                "seat": s,
-                "score": state.boards[selectors.player_key(s)].landscape.score(),
-                "board": landscape_view(state.boards[selectors.player_key(s)]),
-            }
-            for s in sorted(seats, key=lambda s: (s.place or 99, s.position))
-        ]
-        if game.mode == Game.Mode.SOLO and state.is_over:
-            total = context["final"][0]["score"].total  # type: ignore[index]
-            context["rating"] = rules.solo_rating(total)
-        return context
-    if seat is None or not game.is_active:
-        return context
-    player = selectors.player_key(seat)
-    if player not in state.waiting_for():
-        # Played this round already, or left the game: their landscape, nothing to draft.
-        context["own"] = {
-            "board": landscape_view(state.boards[player]),
-            "score": state.boards[player].landscape.score(),
-        }
-        return context
-    card = state.current_card
-    assert card is not None
-    try:
-        draft = Draft.from_params(draft_params)
-    except ValueError:
-        draft = Draft()
-        error = error or _("That choice could not be read; start the round again.")
-    view = round_view(state.boards[player], card, state.variants, draft)
-    context.update(round=view, card=card, error=error or view.error)
-    return context
-
-
-def _table(
-    game: Game, state: rules.Game, seats: list[Seat], viewer: Seat | None
-) -> dict[str, object]:
-    """What everyone at the table may see: each landscape as of the last complete round.
-
-    A choice made in the round in play stays hidden from the others (and from
-    spectators) until every player has made theirs.
-    """
-    public = _completed_rounds(game, seats) if game.is_active else state
-    waiting = set(state.waiting_for()) if game.is_active else set()
-    entries = []
-    for s in seats:
-        key = selectors.player_key(s)
-        board = public.boards[key]
-        entries.append(
-            {
-                "seat": s,
-                "is_viewer": viewer is not None and s.pk == viewer.pk,
-                "has_played": (
-                    game.is_active and s.status == Seat.Status.PLAYING and key not in waiting
-                ),
-                "board": landscape_view(board),
-                "score": board.landscape.score().total,
-            }
-        )
-    return {
-        "entries": entries,
-        "waiting": [s for s in seats if selectors.player_key(s) in waiting],
-        "shown_round": game.round - 1 if game.is_active else None,
-    }
-
-
-def _completed_rounds(game: Game, seats: list[Seat]) -> rules.Game:
-    moves = list(Move.objects.filter(seat__game=game, round__lt=game.round).order_by("round", "id"))
-    return selectors.rules_game(game, seats, moves)
 
 
 @login_required
 @require_POST
-def game_play(request: HttpRequest, pk: int) -> HttpResponse:
+def game_play(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """Commit the round in the POSTed draft; errors re-render the board with a message."""
     game = get_object_or_404(Game, pk=pk)
     try:
@@ -227,7 +142,7 @@ def game_play(request: HttpRequest, pk: int) -> HttpResponse:
         return _rejected(request, game, str(error), 400)
     try:
         services.move_submit(game=game, user=request.user, round_number=round_number, turn=turn)
-    except services.MoveRejected as error:
+    except services.ActionRefused as error:
         return _rejected(request, game, error.messages[0], error.status)
     except PermissionDenied:
         return _rejected(request, game, _("You do not play in this game."), 403)
@@ -243,7 +158,9 @@ def game_play(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect(url)
 
 
-def _rejected(request: HttpRequest, game: Game, message: str, status: int) -> HttpResponse:
+def _rejected(
+    request: AuthenticatedHttpRequest, game: Game, message: str, status: int
+) -> HttpResponse:
     seat = selectors.seat_for(game, request.user)
     if seat is None:
         if request.htmx:
@@ -257,46 +174,25 @@ def _rejected(request: HttpRequest, game: Game, message: str, status: int) -> Ht
     )
 
 
-def game_replay(request: HttpRequest, pk: int) -> HttpResponse:
+def game_replay(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Step through a finished game's rounds; ``?round=N`` shows the board after round N."""
     game = get_object_or_404(_with_seats(), pk=pk)
     if not game.is_finished:
         raise Http404(_("A game can be replayed once it is over."))
     if not selectors.can_watch(game, request.user, selectors.seat_for(game, request.user)):
         raise Http404(_("No such game."))
-    seats = list(game.seats.all())
-    moves = selectors.game_moves(game)
-    # A game that ended early (everyone left) has fewer rounds, and its later cards were
-    # never revealed: the replay stops where the play did.
-    played = max((m.round for m in moves), default=0)
     try:
-        shown_round = max(0, min(played, int(request.GET.get("round", played))))
+        wanted = int(request.GET.get("round", ""))
     except ValueError:
-        shown_round = played
-    # Rebuilt like the game itself, so players who left leave at the same point.
-    partial = selectors.rules_game(game, seats, [m for m in moves if m.round <= shown_round])
-    context = {
-        "game": game,
-        "shown_round": shown_round,
-        "card": partial.deck.card(game.cards[shown_round - 1]) if shown_round else None,
-        "seats": [
-            {
-                "seat": s,
-                "board": landscape_view(partial.boards[selectors.player_key(s)]),
-                "score": partial.boards[selectors.player_key(s)].landscape.score(),
-            }
-            for s in game.seats.all()
-        ],
-        "rounds": range(played + 1),
-        "last_round": played,
-    }
+        wanted = None
+    context = replay_page(game, wanted_round=wanted)
     template = "games/replay.html"
     if request.htmx:
         template += "#replay"
     return render(request, template, context)
 
 
-def game_record(request: HttpRequest, pk: int) -> HttpResponse:
+def game_record(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """The game's ``limes-game/1`` record as a JSON download."""
     game, state, seat = _load(request, pk)
     if not (game.is_finished or (game.mode == Game.Mode.SOLO and seat is not None)):
@@ -310,20 +206,20 @@ def game_record(request: HttpRequest, pk: int) -> HttpResponse:
 # -- multiplayer -------------------------------------------------------------------------
 
 
-def lobby(request: HttpRequest) -> HttpResponse:
+def lobby(request: HtmxHttpRequest) -> HttpResponse:
     """Open games waiting for players, games to watch, and forms to open or join one."""
     return _render_lobby(request, "games/lobby.html")
 
 
 @poll
-def lobby_poll(request: HttpRequest) -> HttpResponse:
+def lobby_poll(request: HtmxHttpRequest) -> HttpResponse:
     """The lobby's list of open games if it changed ``since`` the signature; else 204."""
     if request.GET.get("since") == selectors.lobby_signature():
         return HttpResponse(status=204)
     return _render_lobby(request, "games/lobby.html#lobby-list")
 
 
-def _render_lobby(request: HttpRequest, template: str) -> HttpResponse:
+def _render_lobby(request: HtmxHttpRequest, template: str) -> HttpResponse:
     signature = selectors.lobby_signature()
     page = _lobby_page_number(request)
     size = selectors.LOBBY_PAGE_SIZE
@@ -340,7 +236,7 @@ def _render_lobby(request: HttpRequest, template: str) -> HttpResponse:
     return render(request, template, context)
 
 
-def _lobby_page_number(request: HttpRequest) -> int:
+def _lobby_page_number(request: HtmxHttpRequest) -> int:
     value = request.GET.get("page", "1")
     # ASCII digits only ("²" is a digit to str.isdigit), and no more pages than games.
     if not (value.isascii() and value.isdigit()) or len(value) > 6:
@@ -350,7 +246,7 @@ def _lobby_page_number(request: HttpRequest) -> int:
 
 @login_required
 @require_POST
-def game_new_multi(request: HttpRequest) -> HttpResponse:
+def game_new_multi(request: AuthenticatedHttpRequest) -> HttpResponse:
     """Open a game for several players and go to its waiting room."""
     form = NewMultiGameForm(request.POST)
     if not form.is_valid():
@@ -366,13 +262,13 @@ def game_new_multi(request: HttpRequest) -> HttpResponse:
             diagonal=form.cleaned_data["diagonal"],
             ferryman=form.cleaned_data["ferryman"],
         )
-    except services.MoveRejected as error:
+    except services.ActionRefused as error:
         messages.error(request, error.messages[0])
         return redirect("games:lobby")
     return redirect("games:detail", pk=game.pk)
 
 
-def _act(request: HttpRequest, pk: int, action: str) -> HttpResponse:
+def _act(request: AuthenticatedHttpRequest, pk: int, action: str) -> HttpResponse:
     """Run a game service for the signed-in user and go back to the game page."""
     game = get_object_or_404(Game, pk=pk)
     service = {
@@ -384,7 +280,7 @@ def _act(request: HttpRequest, pk: int, action: str) -> HttpResponse:
     }[action]
     try:
         service(game=game, user=request.user)
-    except services.MoveRejected as error:
+    except services.ActionRefused as error:
         messages.error(request, error.messages[0])
     except PermissionDenied as error:
         messages.error(request, str(error) or _("You can't do that in this game."))
@@ -396,41 +292,41 @@ def _act(request: HttpRequest, pk: int, action: str) -> HttpResponse:
 
 @login_required
 @require_POST
-def game_join(request: HttpRequest, pk: int) -> HttpResponse:
+def game_join(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """Take a seat in a game of the lobby."""
     return _act(request, pk, "join")
 
 
 @login_required
 @require_POST
-def game_leave(request: HttpRequest, pk: int) -> HttpResponse:
+def game_leave(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """Give up one's seat before the game starts."""
     return _act(request, pk, "leave")
 
 
 @login_required
 @require_POST
-def game_cancel(request: HttpRequest, pk: int) -> HttpResponse:
+def game_cancel(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """The creator calls off a game that has not started."""
     return _act(request, pk, "cancel")
 
 
 @login_required
 @require_POST
-def game_start(request: HttpRequest, pk: int) -> HttpResponse:
+def game_start(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """The creator starts the game with the players who have joined."""
     return _act(request, pk, "start")
 
 
 @login_required
 @require_POST
-def game_resign(request: HttpRequest, pk: int) -> HttpResponse:
+def game_resign(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """Leave a game in play for good (a solo game ends with the score so far)."""
     return _act(request, pk, "resign")
 
 
 @login_required
-def join_by_code(request: HttpRequest, code: str | None = None) -> HttpResponse:
+def join_by_code(request: AuthenticatedHttpRequest, code: str | None = None) -> HttpResponse:
     """An invitation: show the game behind the code, and join it on POST."""
     if code is None:
         form = JoinByCodeForm(request.GET)
@@ -450,7 +346,7 @@ def join_by_code(request: HttpRequest, code: str | None = None) -> HttpResponse:
     if request.method == "POST":
         try:
             services.game_join(game=game, user=request.user, code=code.upper())
-        except (services.MoveRejected, PermissionDenied) as error:
+        except (services.ActionRefused, PermissionDenied) as error:
             messages.error(request, _message(error))
         return redirect("games:detail", pk=game.pk)
     game = get_object_or_404(_with_seats(), pk=game.pk)
@@ -458,17 +354,18 @@ def join_by_code(request: HttpRequest, code: str | None = None) -> HttpResponse:
 
 
 def _message(error: Exception) -> str:
-    if isinstance(error, services.MoveRejected):
+    if isinstance(error, services.ActionRefused):
         return str(error.messages[0])
     return str(error)
 
 
 @poll
-def game_poll(request: HttpRequest, pk: int) -> HttpResponse:
+def game_poll(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Has the game changed since version ``v``? 204 if not; else the parts to redraw.
 
     The unchanged answer, which almost every poll gets, costs one primary-key query and
-    does not even load the session: the version number tells nobody anything.
+    does not even load the session; the page's token (``poll_token``) shows that this
+    session may watch the game, and without it the game answers as a missing one.
     """
     if not constant_time_compare(
         request.GET.get("t", ""), poll_token(pk, _session_cookie(request))
@@ -489,7 +386,7 @@ def game_poll(request: HttpRequest, pk: int) -> HttpResponse:
     if request.GET.get("s") != game.status:
         # The game started, ended or was cancelled: the whole page changes.
         return HttpResponseClientRefresh()
-    context = _game_context(game, state, seat, draft_params=QueryDict())
+    context = game_page(game, state, seat, draft_params=QueryDict())
     # A player in the middle of a draft keeps it (only the table is redrawn) unless the
     # draft is over for them: they timed out, say.
     drafting = request.GET.get("draft") == "1" and "round" in context
@@ -498,6 +395,6 @@ def game_poll(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
-def my_games(request: HttpRequest) -> HttpResponse:
+def my_games(request: AuthenticatedHttpRequest) -> HttpResponse:
     """The player's games in play or waiting for players, those waiting for them first."""
     return render(request, "games/mine.html", {"entries": selectors.my_games(request.user)})

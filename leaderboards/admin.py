@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import admin
+from django.http import HttpRequest
 
 from leaderboards.models import PlayerRating, PlayerResult, SoloStanding, WeeklyBest
 
 
-class _DerivedAdmin(admin.ModelAdmin):
+class _DerivedAdmin(admin.ModelAdmin[Any]):
     # Rows follow from the games (services.player_stats_rebuild, manage.py
     # recompute_ratings): an edit here would be overwritten and would mislead meanwhile.
-    def has_add_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
-    def has_change_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
 

@@ -8,3 +8,9 @@ class LeaderboardsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "leaderboards"
     verbose_name = _("Ratings and leaderboards")
+
+    def ready(self) -> None:
+        from games.signals import game_finished
+        from leaderboards import services
+
+        game_finished.connect(services.game_finished, dispatch_uid="leaderboards.game_finished")

@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from django.core.cache import cache
 from django.db.models import Count, Model, Q, QuerySet
@@ -19,8 +20,9 @@ from django.utils.translation import gettext_lazy as _
 
 import rules
 from accounts.models import User
+from games.daily import FIRST_DAY, today
 from games.models import Game, Ruleset, Seat, SoloResult
-from leaderboards.daily import FIRST_DAY, today, week_start
+from leaderboards.daily import week_start
 from leaderboards.models import (
     PROVISIONAL_GAMES,
     RECENT_GAMES,
@@ -31,6 +33,9 @@ from leaderboards.models import (
     WeeklyBest,
     band_field,
 )
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 PAGE_SIZE = 50
 # The last page number a board answers (5 million rows); past it, a page is not found.
@@ -52,8 +57,8 @@ class BoardKind:
     """One kind of board: where its rows come from and what they are ordered by."""
 
     slug: str
-    title: str
-    value_label: str
+    title: StrOrPromise
+    value_label: StrOrPromise
     rows: Callable[[str], QuerySet[Model]]
     value: str
     at: str
@@ -61,19 +66,19 @@ class BoardKind:
 
 
 def _best_rows(ruleset: str) -> QuerySet[Model]:
-    return SoloStanding.objects.filter(ruleset=ruleset, best_score__isnull=False)  # type: ignore[return-value]
+    return SoloStanding.objects.filter(ruleset=ruleset, best_score__isnull=False)
 
 
 def _week_rows(ruleset: str) -> QuerySet[Model]:
-    return WeeklyBest.objects.filter(ruleset=ruleset, week=week_start(today()))  # type: ignore[return-value]
+    return WeeklyBest.objects.filter(ruleset=ruleset, week=week_start(today()))
 
 
 def _average_rows(ruleset: str) -> QuerySet[Model]:
-    return SoloStanding.objects.filter(ruleset=ruleset, recent_average__isnull=False)  # type: ignore[return-value]
+    return SoloStanding.objects.filter(ruleset=ruleset, recent_average__isnull=False)
 
 
 def _rating_rows(ruleset: str) -> QuerySet[Model]:
-    return PlayerRating.objects.filter(  # type: ignore[return-value]
+    return PlayerRating.objects.filter(
         ruleset=ruleset,
         games__gte=PROVISIONAL_GAMES,
         last_game_at__gte=timezone.now() - INACTIVE_AFTER,
@@ -140,7 +145,7 @@ class Board:
         return self.own is not None and any(row.user_id == self.own.user_id for row in self.rows)
 
 
-def hidden_players() -> QuerySet[User]:
+def hidden_players() -> QuerySet[User, Any]:
     """Players no board shows: a ban in force (the opposite of ``not_banned``), or deleted.
 
     Few, and found through a partial index (migration 0002), so boards exclude them with
@@ -172,7 +177,7 @@ def _page(
     shown = {values[1] for values in found[:PAGE_SIZE]} | ({mine[1]} if mine else set())
     names = dict(User.objects.filter(pk__in=shown).values_list("pk", "username"))
 
-    def row_of(values: tuple, rank: int) -> BoardRow:  # type: ignore[type-arg]
+    def row_of(values: tuple[Any, ...], rank: int) -> BoardRow:
         game_id = values[4] if game else None
         return BoardRow(rank, values[1], names.get(values[1], ""), values[2], values[3], game_id)
 
@@ -193,7 +198,7 @@ def _page(
 RANK_SECONDS = 60
 
 
-def _rank(rows: QuerySet[Model], *, name: str, value: str, at: str, row: tuple) -> int:  # type: ignore[type-arg]
+def _rank(rows: QuerySet[Model], *, name: str, value: str, at: str, row: tuple[Any, ...]) -> int:
     pk, v, a = row[0], row[2], row[3]
     # The row's own values are in the key: a new best or a new rating is counted afresh.
     key = f"leaderboards:rank:{name}:{pk}:{v}:{a.isoformat()}"
@@ -230,7 +235,7 @@ def daily_board(*, day: datetime.date, page: int = 1, viewer: User | None = None
     """One page of a day's challenge results, best first."""
     rows = SoloResult.objects.filter(daily=day, hidden=False, game__hidden=False)
     return _page(
-        rows,  # type: ignore[arg-type]
+        rows,
         name=f"daily:{day.isoformat()}",
         value="score",
         at="finished_at",
@@ -371,6 +376,7 @@ def player_statistics(user: User) -> PlayerStatistics:
         )
         .order_by("-finished_at")
         .values_list("ruleset", "rating_after", "finished_at", "game_id")[:RATING_HISTORY_GAMES]
+        if rating is not None  # always, by the filter: this tells the type checker
     ][::-1]
     solo_games = sum(t.games for t in solo)
     return PlayerStatistics(

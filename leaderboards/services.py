@@ -1,7 +1,8 @@
 """Writes of ratings and leaderboard tables, in the transaction of the result they follow.
 
-``game_finished`` is called by ``games.services`` inside the transaction that finishes a
-game, so a result and its place on every board commit together or not at all.
+``game_finished`` receives ``games.signals.game_finished``, sent inside the transaction
+that finishes a game, so a result and its place on every board commit together or not at
+all (``leaderboards/apps.py`` connects it).
 Moderation calls ``player_stats_rebuild`` after hiding or unhiding a result, and
 ``ratings_recompute`` (``manage.py recompute_ratings``) after hiding a multiplayer game.
 """
@@ -13,19 +14,16 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 
-from django.core.exceptions import PermissionDenied, ValidationError
-from django.db import IntegrityError, connection, transaction
+from django.db import connection, transaction
 from django.db.models import Count, F, Max, Q, QuerySet, Sum
 from django.db.models.functions import Coalesce, Greatest
 from django.utils import timezone
-from django.utils.translation import gettext as _
 
-import games.services
 import rules
 from accounts.models import User
 from games.models import Game, Ruleset, Seat
 from games.selectors import player_key, rules_game
-from leaderboards.daily import daily_seed, today, week_start
+from leaderboards.daily import week_start
 from leaderboards.models import (
     RECENT_GAMES,
     PlayerRating,
@@ -41,7 +39,9 @@ from leaderboards.rating import INITIAL, Skill, rate
 # No savepoint of its own: it runs inside the transaction that finishes the game, and a
 # failure here must undo that whole transaction anyway.
 @transaction.atomic(savepoint=False)
-def game_finished(*, game: Game, seats: list[Seat], state: rules.Game | None = None) -> None:
+def game_finished(
+    *, game: Game, seats: list[Seat], state: rules.Game | None = None, **_signal: object
+) -> None:
     """Record a finished game on the boards and ratings (called inside its transaction).
 
     ``seats`` carry their final score and place and their users loaded; ``state``, the
@@ -358,7 +358,7 @@ def ratings_recompute() -> int:
             "rating_after",
         )
     )
-    game_rows: list[tuple] = []  # type: ignore[type-arg]
+    game_rows: list[tuple[Any, ...]] = []
     for row in [*rows.iterator(chunk_size=5000), None]:
         if game_rows and (row is None or row[1] != game_rows[0][1]):
             rated += _replay_game(game_rows, tallies, changed)
@@ -394,7 +394,7 @@ def ratings_recompute() -> int:
 
 
 def _replay_game(
-    game_rows: list[tuple],  # type: ignore[type-arg]
+    game_rows: list[tuple[Any, ...]],
     tallies: dict[tuple[int, str], _Tally],
     changed: list[tuple[float | None, float | None, int]],
 ) -> int:
@@ -415,33 +415,3 @@ def _replay_game(
         if (before, after_ordinal) != (row[7], row[8]):
             changed.append((before, after_ordinal, row[0]))
     return 1 if new else 0
-
-
-def daily_start(*, user: User) -> Game:
-    """Start ``user``'s one attempt at today's challenge, or return the one they started.
-
-    Standard rules, the day's cards for everyone. A second request, even at the same
-    moment (a double click, a second tab), gets the same game: the database allows one
-    daily game per player and day.
-    """
-    if user.is_banned:
-        raise PermissionDenied(_("Your account is suspended."))
-    day = today()
-    existing = _daily_game(user=user, day=day)
-    if existing is not None:
-        return existing
-    try:
-        with transaction.atomic():
-            return games.services.game_create_solo(user=user, seed=daily_seed(day), daily=day)
-    except (IntegrityError, ValidationError):
-        # A rival request got in between: full_clean reports its game as a ValidationError
-        # once committed, the insert as an IntegrityError while it is in flight. Either
-        # way the rival's game is the attempt.
-        existing = _daily_game(user=user, day=day)
-        if existing is None:
-            raise
-        return existing
-
-
-def _daily_game(*, user: User, day: datetime.date) -> Game | None:
-    return Game.objects.filter(daily=day, created_by=user).first()

@@ -1,4 +1,5 @@
-"""Board pages and the daily challenge. Thin: read the request, call a selector, render."""
+"""Board pages, the daily challenge and players' profiles. Thin: read the request, call a
+selector, render."""
 
 from __future__ import annotations
 
@@ -9,18 +10,19 @@ from urllib.parse import quote
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 import games.services
+from accounts.http import AuthenticatedHttpRequest, HtmxHttpRequest
 from accounts.models import User
+from games.daily import FIRST_DAY, today
 from games.models import Ruleset
-from leaderboards import selectors, services
-from leaderboards.daily import FIRST_DAY, today
+from leaderboards import charts, selectors
 
 
 @dataclass(frozen=True)
@@ -62,7 +64,7 @@ def _shown_rows(
     ]
 
 
-def _page_number(request: HttpRequest) -> int:
+def _page_number(request: HtmxHttpRequest) -> int:
     try:
         page = int(request.GET.get("page", "1"))
     except ValueError:
@@ -73,16 +75,16 @@ def _page_number(request: HttpRequest) -> int:
     return max(1, page)
 
 
-def _viewer(request: HttpRequest) -> User | None:
+def _viewer(request: HtmxHttpRequest) -> User | None:
     return request.user if isinstance(request.user, User) else None
 
 
-def board_index(request: HttpRequest) -> HttpResponse:
+def board_index(request: HtmxHttpRequest) -> HttpResponse:
     """The boards start with the standard ruleset's best scores."""
     return redirect("leaderboards:board", ruleset=Ruleset.STANDARD, kind="best")
 
 
-def board_page(request: HttpRequest, ruleset: str, kind: str) -> HttpResponse:
+def board_page(request: HtmxHttpRequest, ruleset: str, kind: str) -> HttpResponse:
     """One page of one board; for an htmx request, just the table."""
     if ruleset not in Ruleset.values or kind not in selectors.BOARDS:
         raise Http404(_("No such board."))
@@ -106,7 +108,7 @@ def board_page(request: HttpRequest, ruleset: str, kind: str) -> HttpResponse:
     return render(request, template, context)
 
 
-def daily_page(request: HttpRequest, day: str | None = None) -> HttpResponse:
+def daily_page(request: HtmxHttpRequest, day: str | None = None) -> HttpResponse:
     """A day's challenge: today's lets a player start their attempt; past days stay here."""
     current = today()
     if day is None:
@@ -152,11 +154,10 @@ def daily_page(request: HttpRequest, day: str | None = None) -> HttpResponse:
 
 @login_required
 @require_POST
-def daily_start(request: HttpRequest) -> HttpResponse:
+def daily_start(request: AuthenticatedHttpRequest) -> HttpResponse:
     """Start (or go back to) the signed-in player's attempt at today's challenge."""
-    assert isinstance(request.user, User)
     try:
-        game = services.daily_start(user=request.user)
+        game = games.services.game_create_daily(user=request.user)
     except PermissionDenied as error:
         messages.error(request, str(error))
         return redirect("leaderboards:daily")
@@ -165,17 +166,32 @@ def daily_start(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def daily_abandon(request: HttpRequest) -> HttpResponse:
+def daily_abandon(request: AuthenticatedHttpRequest) -> HttpResponse:
     """Give up today's attempt: it ends with the landscape as it stands, and counts."""
-    assert isinstance(request.user, User)
     attempt = selectors.daily_attempt(user=request.user, day=today())
     if attempt.game is None or attempt.finished:
         messages.error(request, _("You have no attempt in play today."))
         return redirect("leaderboards:daily")
     try:
         games.services.seat_resign(game=attempt.game, user=request.user)
-    except games.services.MoveRejected as error:
+    except games.services.ActionRefused as error:
         messages.error(request, error.messages[0])
         return redirect("leaderboards:daily")
     messages.success(request, _("Your attempt is over; its score counts for today."))
     return redirect("leaderboards:daily")
+
+
+def profile(request: HtmxHttpRequest, username: str) -> HttpResponse:
+    """A player's public page: games, solo results against the table, ratings, charts."""
+    player = get_object_or_404(User, username=username, deleted_at__isnull=True)
+    context: dict[str, object] = {"profile_user": player}
+    # A banned account's page says so and nothing more: its results are off the boards too.
+    if not player.is_banned:
+        stats = selectors.player_statistics(player)
+        context.update(
+            stats=stats,
+            score_chart=charts.score_chart(stats.history),
+            band_chart=charts.band_chart(stats.bands),
+            rating_chart=charts.rating_chart(stats.rating_history),
+        )
+    return render(request, "accounts/profile.html", context)

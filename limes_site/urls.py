@@ -6,13 +6,23 @@ from django.contrib import admin
 from django.urls import include, path
 from django.views.i18n import set_language
 
-# Registers the <name:…> and <code:…> converters before the apps' URL maps use them.
+import accounts.urls
+import leaderboards.views
+
+# Registers the <name:…> and <code:…> converters before the URL maps below use them.
 import limes_site.converters  # noqa: F401
+
+# A player's pages: their account's, and the public profile, whose view belongs to the
+# boards (it shows their statistics); one namespace, so the names stay accounts:*.
+players = [
+    *accounts.urls.urlpatterns,
+    path("<name:username>/", leaderboards.views.profile, name="profile"),
+]
 
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("allauth.urls")),
-    path("players/", include("accounts.urls", namespace="accounts")),
+    path("players/", include((players, accounts.urls.app_name))),
     path("i18n/", set_language, name="set_language"),
     path("", include("moderation.urls", namespace="moderation")),
     path("", include("leaderboards.urls", namespace="leaderboards")),

@@ -15,7 +15,9 @@ from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
-from moderation import services
+
+# Importing them registers the players' and games' pages, with the moderators' actions.
+from moderation import admin_games, admin_players, services  # noqa: F401
 from moderation.admin_actions import ReasonAction, ReasonActionsMixin
 from moderation.forms import ReasonForm
 from moderation.models import AuditEntry, Ban, Report
@@ -70,7 +72,7 @@ def _count_of(model: type[Any], field: str) -> Coalesce:
 
 
 @admin.register(Report)
-class ReportAdmin(ReasonActionsMixin, admin.ModelAdmin):
+class ReportAdmin(ReasonActionsMixin, admin.ModelAdmin[Report]):
     list_display = (
         "id",
         "created_at",
@@ -125,7 +127,7 @@ class ReportAdmin(ReasonActionsMixin, admin.ModelAdmin):
     )
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Report]:
-        return (
+        reports: QuerySet[Report] = (
             super()
             .get_queryset(request)
             .annotate(
@@ -133,6 +135,7 @@ class ReportAdmin(ReasonActionsMixin, admin.ModelAdmin):
                 target_bans=_count_of(Ban, "user"),
             )
         )
+        return reports
 
     def changelist_view(
         self, request: HttpRequest, extra_context: dict[str, Any] | None = None
@@ -179,7 +182,7 @@ class ReportAdmin(ReasonActionsMixin, admin.ModelAdmin):
 
 
 @admin.register(Ban)
-class BanAdmin(admin.ModelAdmin):
+class BanAdmin(admin.ModelAdmin[Ban]):
     """The history of bans. Bans are given and lifted with the actions on players."""
 
     list_display = ("user", "starts", "ends", "reason", "created_by", "lifted_at", "lifted_by")
@@ -200,7 +203,7 @@ class BanAdmin(admin.ModelAdmin):
 
 
 @admin.register(AuditEntry)
-class AuditEntryAdmin(admin.ModelAdmin):
+class AuditEntryAdmin(admin.ModelAdmin[AuditEntry]):
     """The audit log: read-only for everyone, superusers included."""
 
     list_display = ("at", "moderator", "action", "target_column", "game_column", "reason")
@@ -241,49 +244,3 @@ class AuditEntryAdmin(admin.ModelAdmin):
     @admin.display(description=_("game"))
     def game_column(self, entry: AuditEntry) -> str:
         return game_link(entry.game_id)
-
-
-class BanInline(admin.TabularInline):
-    """The player's bans, on their admin page."""
-
-    model = Ban
-    fk_name = "user"
-    extra = 0
-    fields = ("starts", "ends", "reason", "created_by", "lifted_at", "lifted_by")
-    readonly_fields = fields
-    can_delete = False
-    verbose_name_plural = _("bans")
-
-    def get_queryset(self, request: HttpRequest) -> QuerySet[Ban]:
-        return super().get_queryset(request).select_related("created_by", "lifted_by")
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-
-class AuditEntryInline(admin.TabularInline):
-    """What moderators did to the player, on their admin page."""
-
-    model = AuditEntry
-    fk_name = "target"
-    extra = 0
-    fields = ("at", "moderator", "action", "reason", "details")
-    readonly_fields = fields
-    can_delete = False
-    ordering = ("-at",)
-    verbose_name_plural = _("audit log")
-
-    def get_queryset(self, request: HttpRequest) -> QuerySet[AuditEntry]:
-        return super().get_queryset(request).select_related("moderator")
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False

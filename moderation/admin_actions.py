@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.contrib import admin, messages
@@ -23,8 +23,12 @@ from django.urls import path, reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from accounts.http import AuthenticatedHttpRequest
 from accounts.models import User
 from moderation.forms import ReasonForm
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 Apply = Callable[[User, Any, dict[str, Any]], object]
 
@@ -34,20 +38,22 @@ class ReasonAction:
     """One action: its label, its form, and the service call for one object."""
 
     name: str
-    label: str
+    label: StrOrPromise
     apply: Apply
     form_class: type[forms.Form] = ReasonForm
     reason_required: bool = True
     #: Shown above the form, e.g. what else the moderator must do afterwards.
-    notes: tuple[str, ...] = ()
+    notes: tuple[StrOrPromise, ...] = ()
     #: Shown on an object's page only when this says so (e.g. "Unban" for banned players).
     shown_for: Callable[[Any], bool] = field(default=lambda obj: True)
     #: Added to the success message when the predicate holds for any object acted upon.
-    afterwards: tuple[Callable[[Any], bool], str] | None = None
+    afterwards: tuple[Callable[[Any], bool], StrOrPromise] | None = None
 
     def as_admin_action(self) -> Callable[..., HttpResponse | None]:
         def action(
-            modeladmin: admin.ModelAdmin[Any], request: HttpRequest, queryset: QuerySet[Any]
+            modeladmin: admin.ModelAdmin[Any],
+            request: AuthenticatedHttpRequest,
+            queryset: QuerySet[Any],
         ) -> HttpResponse | None:
             return run(self, modeladmin, request, queryset)
 
@@ -58,11 +64,10 @@ class ReasonAction:
 def run(
     spec: ReasonAction,
     modeladmin: admin.ModelAdmin[Any],
-    request: HttpRequest,
+    request: AuthenticatedHttpRequest,
     queryset: QuerySet[Any],
 ) -> HttpResponse | None:
     """Show the reason form; once it is sent and valid, act on each object."""
-    assert isinstance(request.user, User)
     kwargs: dict[str, Any] = {}
     if issubclass(spec.form_class, ReasonForm):
         kwargs["required"] = spec.reason_required
@@ -91,11 +96,10 @@ def run(
 def _apply_all(
     spec: ReasonAction,
     modeladmin: admin.ModelAdmin[Any],
-    request: HttpRequest,
+    request: AuthenticatedHttpRequest,
     objects: Iterable[Model],
     data: dict[str, Any],
 ) -> None:
-    assert isinstance(request.user, User)
     done: list[Model] = []
     for obj in objects:
         try:
@@ -115,22 +119,29 @@ def _apply_all(
         modeladmin.message_user(request, message, messages.SUCCESS)
 
 
-class ReasonActionsMixin:
+# Mixins over ModelAdmin: its methods to the type checker, a plain object at run time.
+if TYPE_CHECKING:
+    ModelAdminBase = admin.ModelAdmin[Any]
+else:
+    ModelAdminBase = object
+
+
+class ReasonActionsMixin(ModelAdminBase):
     """Adds the ``reason_actions`` of a ModelAdmin to its actions and to its objects' pages."""
 
     reason_actions: tuple[ReasonAction, ...] = ()
     change_form_template = "moderation/admin/change_form.html"
 
     def get_actions(self, request: HttpRequest) -> dict[str, Any]:
-        actions: dict[str, Any] = super().get_actions(request)  # type: ignore[misc]
-        if self.has_change_permission(request):  # type: ignore[attr-defined]
+        actions: dict[str, Any] = super().get_actions(request)
+        if self.has_change_permission(request):
             for spec in self.reason_actions:
                 actions[spec.name] = (spec.as_admin_action(), spec.name, spec.label)
         return actions
 
     def get_urls(self) -> list[Any]:
-        opts = self.model._meta  # type: ignore[attr-defined]
-        view = self.admin_site.admin_view(self.reason_action_view)  # type: ignore[attr-defined]
+        opts = self.model._meta
+        view = self.admin_site.admin_view(self.reason_action_view)
         own = [
             path(
                 "<path:object_id>/moderate/<str:action>/",
@@ -138,22 +149,24 @@ class ReasonActionsMixin:
                 name=f"{opts.app_label}_{opts.model_name}_moderate",
             )
         ]
-        return own + super().get_urls()  # type: ignore[misc]
+        return own + super().get_urls()
 
-    def reason_action_view(self, request: HttpRequest, object_id: str, action: str) -> HttpResponse:
+    def reason_action_view(
+        self, request: AuthenticatedHttpRequest, object_id: str, action: str
+    ) -> HttpResponse:
         """One action on one object, from the button on its page."""
         spec = next((s for s in self.reason_actions if s.name == action), None)
-        queryset = self.get_queryset(request)  # type: ignore[attr-defined]
+        queryset = self.get_queryset(request)
         # The admin's own lookup: an id that is not one (letters, NUL) finds nothing.
-        obj = self.get_object(request, object_id)  # type: ignore[attr-defined]
+        obj = self.get_object(request, object_id)
         if obj is None:
             raise Http404(_("No such object."))
-        if spec is None or not self.has_change_permission(request, obj):  # type: ignore[attr-defined]
+        if spec is None or not self.has_change_permission(request, obj):
             raise PermissionDenied
-        response = run(spec, self, request, queryset.filter(pk=obj.pk))  # type: ignore[arg-type]
+        response = run(spec, self, request, queryset.filter(pk=obj.pk))
         if response is not None:
             return response
-        opts = self.model._meta  # type: ignore[attr-defined]
+        opts = self.model._meta
         return HttpResponseRedirect(
             reverse(f"admin:{opts.app_label}_{opts.model_name}_change", args=[obj.pk])
         )
@@ -166,9 +179,9 @@ class ReasonActionsMixin:
         extra_context: dict[str, Any] | None = None,
     ) -> HttpResponse:
         extra_context = dict(extra_context or {})
-        obj = self.get_object(request, object_id)  # type: ignore[attr-defined]
-        if obj is not None and self.has_change_permission(request, obj):  # type: ignore[attr-defined]
-            opts = self.model._meta  # type: ignore[attr-defined]
+        obj = self.get_object(request, object_id)
+        if obj is not None and self.has_change_permission(request, obj):
+            opts = self.model._meta
             extra_context["reason_buttons"] = [
                 (
                     reverse(
@@ -180,7 +193,7 @@ class ReasonActionsMixin:
                 for spec in self.reason_actions
                 if spec.shown_for(obj)
             ]
-        return super().change_view(request, object_id, form_url, extra_context)  # type: ignore[misc]
+        return super().change_view(request, object_id, form_url, extra_context)
 
 
 def describe_error(error: ValidationError | PermissionDenied) -> str:

@@ -83,7 +83,7 @@ class BanForm(ReasonForm):
     )
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        data = super().clean() or self.cleaned_data
         duration, until = data.get("duration"), data.get("until")
         if duration and until:
             raise forms.ValidationError(_("Choose a length or a date, not both."))

@@ -4,15 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from django.contrib.auth import logout
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.urls import reverse
 from django_htmx.http import HttpResponseClientRedirect
 
+from accounts.adapter import remember_ban
 from accounts.models import User
-
-BAN_SESSION_KEY = "moderation_ban"
 
 
 class ModerationMiddleware:
@@ -43,16 +41,6 @@ class ModerationMiddleware:
             if user.must_rename and not _may_pass_while_renaming(request.path):
                 return _redirect(request, reverse("moderation:rename"))
         return None
-
-
-def remember_ban(request: HttpRequest, user: User) -> None:
-    """Sign the banned player out, keeping the ban's reason and end for the page that follows."""
-    logout(request)
-    # After logout, which flushes the session.
-    request.session[BAN_SESSION_KEY] = {
-        "reason": user.ban_reason,
-        "until": user.banned_until.isoformat() if user.banned_until else None,
-    }
 
 
 def _may_pass_while_renaming(path: str) -> bool:

@@ -111,38 +111,30 @@ def _in_force(now: datetime.datetime) -> Q:
 @transaction.atomic
 def result_hide(*, moderator: User, result: SoloResult, reason: str) -> SoloResult:
     """Take a solo result off every board; nothing is deleted."""
-    _require(moderator, PERM_RESULTS)
-    reason = _reason(reason, required=True, max_length=200)
-    result = SoloResult.objects.select_for_update().get(pk=result.pk)
-    if result.hidden:
-        raise ValidationError(_("This result is already hidden."), code="hidden")
-    result.hidden, result.hidden_reason = True, reason
-    result.save(update_fields=["hidden", "hidden_reason"])
-    _audit(
-        moderator,
-        AuditEntry.Action.HIDE_RESULT,
-        target=result.user,
-        game_id=result.game_id,
-        reason=reason,
-        details={"result": result.pk, "score": result.score},
-    )
-    leaderboards.services.player_stats_rebuild(user=result.user)
-    return result
+    return _result_set_hidden(moderator=moderator, result=result, hidden=True, reason=reason)
 
 
 @transaction.atomic
 def result_unhide(*, moderator: User, result: SoloResult, reason: str = "") -> SoloResult:
     """Put a hidden solo result back on the boards."""
+    return _result_set_hidden(moderator=moderator, result=result, hidden=False, reason=reason)
+
+
+def _result_set_hidden(
+    *, moderator: User, result: SoloResult, hidden: bool, reason: str
+) -> SoloResult:
     _require(moderator, PERM_RESULTS)
-    reason = _reason(reason)
+    reason = _reason(reason, required=hidden, max_length=200 if hidden else REASON_MAX_LENGTH)
     result = SoloResult.objects.select_for_update().get(pk=result.pk)
-    if not result.hidden:
+    if result.hidden == hidden:
+        if hidden:
+            raise ValidationError(_("This result is already hidden."), code="hidden")
         raise ValidationError(_("This result is not hidden."), code="not_hidden")
-    result.hidden, result.hidden_reason = False, ""
+    result.hidden, result.hidden_reason = hidden, reason if hidden else ""
     result.save(update_fields=["hidden", "hidden_reason"])
     _audit(
         moderator,
-        AuditEntry.Action.UNHIDE_RESULT,
+        AuditEntry.Action.HIDE_RESULT if hidden else AuditEntry.Action.UNHIDE_RESULT,
         target=result.user,
         game_id=result.game_id,
         reason=reason,

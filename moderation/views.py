@@ -7,15 +7,17 @@ import datetime
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
+from accounts.adapter import BAN_SESSION_KEY
+from accounts.http import AuthenticatedHttpRequest, HtmxHttpRequest
 from accounts.models import User
 from games.models import Game
+from games.selectors import can_watch, seat_for
 from moderation.forms import ReportForm, UsernameForm
-from moderation.middleware import BAN_SESSION_KEY
 from moderation.selectors import notification_list as select_notifications
 from moderation.services import (
     PERMANENT,
@@ -26,9 +28,9 @@ from moderation.services import (
 
 
 @login_required
-def notification_list(request: HttpRequest) -> HttpResponse:
+def notification_list(request: AuthenticatedHttpRequest) -> HttpResponse:
     """The player's notifications, newest first; opening the page marks them read."""
-    user = _user(request)
+    user = request.user
     notifications = select_notifications(user=user)
     notifications_mark_read(user=user)
     return render(request, "moderation/notifications.html", {"notifications": notifications})
@@ -36,14 +38,17 @@ def notification_list(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def report_new(request: HttpRequest, username: str) -> HttpResponse:
+def report_new(request: AuthenticatedHttpRequest, username: str) -> HttpResponse:
     """Report ``username`` to the moderators, optionally about one game (``?game=``)."""
-    reporter = _user(request)
+    reporter = request.user
     target = get_object_or_404(User, username=username, deleted_at__isnull=True)
-    game = _game(request.GET.get("game") or request.POST.get("game"))
-    if game is not None and not _may_see(game, reporter):
-        # The form says nothing of games the reporter may not see, not even that they exist.
-        game = None
+    game_id = _game_id(request.GET.get("game") or request.POST.get("game"))
+    game = Game.objects.filter(pk=game_id).first() if game_id is not None else None
+    # The page names only a game the reporter may see; of any other it says nothing, not
+    # even whether it exists: the number asked for is merely sent back with the form.
+    shown = (
+        game if game is not None and can_watch(game, reporter, seat_for(game, reporter)) else None
+    )
     if target.pk == reporter.pk:
         messages.error(request, _("You cannot report yourself."))
         return redirect("accounts:profile", username=target.username)
@@ -68,16 +73,17 @@ def report_new(request: HttpRequest, username: str) -> HttpResponse:
                         "notification when they have."
                     ),
                 )
-                if game is not None:
-                    return redirect("games:detail", pk=game.pk)
+                # Back to the game only if its page will show, else to the profile.
+                if shown is not None:
+                    return redirect("games:detail", pk=shown.pk)
                 return redirect("accounts:profile", username=target.username)
     else:
         form = ReportForm()
-    context = {"form": form, "target": target, "game": game}
+    context = {"form": form, "target": target, "game": shown, "game_id": game_id}
     return render(request, "moderation/report.html", context)
 
 
-def banned(request: HttpRequest) -> HttpResponse:
+def banned(request: HtmxHttpRequest) -> HttpResponse:
     """Why and until when the account is closed (the session keeps it after sign-out)."""
     if request.user.is_authenticated:
         # Signed in again: the ban has ended, and what the session kept of it is stale.
@@ -96,9 +102,9 @@ def banned(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def rename(request: HttpRequest) -> HttpResponse:
+def rename(request: AuthenticatedHttpRequest) -> HttpResponse:
     """Choose a new username after a moderator reset an offensive one."""
-    user = _user(request)
+    user = request.user
     if not user.must_rename:
         return redirect("accounts:settings")
     if request.method == "POST":
@@ -118,21 +124,9 @@ def rename(request: HttpRequest) -> HttpResponse:
     return render(request, "moderation/rename.html", {"form": form})
 
 
-def _user(request: HttpRequest) -> User:
-    # login_required has run, so this is a real User, not AnonymousUser.
-    assert isinstance(request.user, User)
-    return request.user
-
-
-def _may_see(game: Game, user: User) -> bool:
-    # Back to the game page only if it will show: finished games are public, others only
-    # to their players (games.views decides; this only avoids sending someone to a 404).
-    return (game.is_finished and not game.hidden) or game.seats.filter(user=user).exists()
-
-
-def _game(value: str | None) -> Game | None:
+def _game_id(value: str | None) -> int | None:
     # str.isdigit() also accepts "²" and other digits int() refuses: ASCII digits only,
     # and no more than a game id can have.
     if not value or not (value.isascii() and value.isdigit()) or len(value) > 18:
         return None
-    return Game.objects.filter(pk=int(value)).first()
+    return int(value)

@@ -1,4 +1,4 @@
-"""``python -m rules``: the command line of FORMATS.md section 3."""
+"""``python -m rules``: the command line of docs/formats.md section 3."""
 
 from __future__ import annotations
 

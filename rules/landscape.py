@@ -150,7 +150,7 @@ class Landscape:
 
     @classmethod
     def from_zone_map(cls, text: str) -> Landscape:
-        """Parse a zone map (FORMATS.md section 1); raises ``InvalidInputError`` with the place."""
+        """Parse a zone map (docs/formats.md section 1); raises ``InvalidInputError`` with where."""
         terrain: list[int] = []
         hut: list[bool] = []
         workers: list[Point] = []

@@ -9,7 +9,7 @@ from typing import TypeAlias
 
 from rules.errors import InvalidInputError
 
-#: A zone's global ``(row, col)``; see FORMATS.md for how cards map onto zones.
+#: A zone's global ``(row, col)``; see docs/formats.md for how cards map onto zones.
 Point: TypeAlias = tuple[int, int]
 
 #: Offsets of a card's four zones, clockwise from top-left.

@@ -40,5 +40,5 @@ def reference_turn(board: Board, card: Card, variants: Variants = Variants()) ->
                     total += value[region_of(action.target)]
             if total > best_total:
                 best, best_total = Turn(placement, action), total
-    assert best is not None  # a legal placement always exists (RULINGS: 4x4 bound)
+    assert best is not None  # a legal placement always exists (docs/rules.md: the 4x4 bound)
     return best

@@ -1,4 +1,4 @@
-"""The ``limes-game/1`` game record (FORMATS.md section 2)."""
+"""The ``limes-game/1`` game record (docs/formats.md section 2)."""
 
 from __future__ import annotations
 

@@ -3,15 +3,20 @@
 from __future__ import annotations
 
 import datetime
-from collections.abc import Iterator
+import threading
+from collections.abc import Callable, Iterator
+from typing import Any, Protocol
 
 import pytest
 import time_machine
 from django.core.cache import cache
+from django.db import connection
 from django.test import Client
 
 from accounts.models import User
-from tests.factories import UserFactory
+from games import services
+from games.models import Game
+from tests.factories import UserFactory, reference_turn_for
 
 # Every test runs on this clock unless it moves it: a Wednesday at noon, far from the
 # boundaries of a day, a week and a year, so no result depends on when the suite runs.
@@ -50,3 +55,76 @@ def client_logged_in(client: Client, user: User) -> Client:
     """A test client signed in as ``user``."""
     client.force_login(user)
     return client
+
+
+@pytest.fixture(autouse=True)
+def _postgres_marked(request: pytest.FixtureRequest) -> None:
+    # scripts/test deselects these on SQLite; run by hand there, they must not pass quietly.
+    if request.node.get_closest_marker("postgres") and connection.vendor != "postgresql":
+        pytest.fail("row locks are tested on PostgreSQL: set DATABASE_URL")
+
+
+@pytest.fixture
+def solo_game(user: User) -> Game:
+    """A new solo game of ``user`` with both variants, dealt from a fixed seed."""
+    return services.game_create_solo(user=user, diagonal=True, ferryman=True, seed=7)
+
+
+@pytest.fixture
+def play_rounds() -> Callable[[Game, int], Game]:
+    """Play ``n`` rounds of a solo game with the reference player, through the service."""
+
+    def play(game: Game, n: int) -> Game:
+        seat = game.seats.get()
+        for _ in range(n):
+            round_number, turn = reference_turn_for(game)
+            game = services.move_submit(
+                game=game, user=seat.user, round_number=round_number, turn=turn
+            )
+        return game
+
+    return play
+
+
+class Race(Protocol):
+    def __call__(
+        self, *actions: Callable[[], Any], refusals: tuple[type[BaseException], ...] = ()
+    ) -> list[Any]: ...
+
+
+def _race(*actions: Callable[[], Any], refusals: tuple[type[BaseException], ...] = ()) -> list[Any]:
+    barrier = threading.Barrier(len(actions))
+    outcomes: list[Any] = [None] * len(actions)
+    unexpected: list[BaseException] = []
+
+    def run(index: int, action: Callable[[], Any]) -> None:
+        try:
+            barrier.wait()
+            outcomes[index] = action()
+        except refusals as error:
+            outcomes[index] = error
+        except BaseException as error:  # raised again below, in the test's own thread
+            unexpected.append(error)
+        finally:
+            # Each thread has its own connection; left open, it would block the flush.
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=pair) for pair in enumerate(actions)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    if unexpected:
+        raise unexpected[0]
+    return outcomes
+
+
+@pytest.fixture
+def race() -> Race:
+    """Run actions at the same instant, each in its own thread and database connection.
+
+    Returns each action's result, in the order given, or the exception it raised if that
+    is one of ``refusals``; any other exception fails the test. For row-lock tests (marked
+    ``postgres``, with ``django_db(transaction=True)``).
+    """
+    return _race

@@ -1,19 +1,31 @@
-"""One factory per model. Build test data with these, not by hand."""
+"""One factory per model, and builders of whole situations (a started game, a finished
+one, a player's solo results). Build test data with these, not by hand; test modules
+import shared helpers from here and from ``tests/pages.py``, never from one another."""
 
 from __future__ import annotations
 
+import datetime
+import importlib
 import random
 from typing import Any
 
 import factory
 from allauth.account.models import EmailAddress
 from django.contrib.auth.hashers import make_password
+from django.contrib.auth.models import Group, Permission
 from django.utils import timezone
 from factory.django import DjangoModelFactory
 
+import rules
 from accounts.models import User
-from games.models import Game, Seat, SoloResult
+from games import selectors, services
+from games.models import Game, Ruleset, Seat, SoloResult
 from games.selectors import deck
+from leaderboards.daily import week_start
+from leaderboards.models import PlayerResult, SoloStanding, WeeklyBest
+from leaderboards.services import game_finished, player_stats_rebuild
+from moderation.models import Ban, Report
+from moderation.selectors import MODERATORS_GROUP
 from rules import solo_rating
 
 PASSWORD = "pw-limes-123"
@@ -121,3 +133,196 @@ class PlayerRatingFactory(DjangoModelFactory["PlayerRating"]):
     ordinal = factory.LazyAttribute(lambda rating: rating.mu - 3 * rating.sigma)
     games = 5
     last_game_at = factory.LazyFunction(timezone.now)
+
+
+class PlayerResultFactory(DjangoModelFactory[PlayerResult]):
+    """A player's row of a finished game on the boards (its seat made to match)."""
+
+    class Meta:
+        model = PlayerResult
+
+    seat = factory.SubFactory(
+        SeatFactory,
+        game__status=Game.Status.FINISHED,
+        game__round=17,
+        game__finished_at=factory.LazyFunction(timezone.now),
+        score=38,
+        place=1,
+    )
+    game = factory.SelfAttribute("seat.game")
+    user = factory.SelfAttribute("seat.user")
+    mode = factory.SelfAttribute("game.mode")
+    ruleset = factory.SelfAttribute("game.ruleset")
+    score = factory.SelfAttribute("seat.score")
+    place = factory.SelfAttribute("seat.place")
+    finished_at = factory.SelfAttribute("game.finished_at")
+
+
+class SoloStandingFactory(DjangoModelFactory[SoloStanding]):
+    """A player's standard solo standing: one game, best score 40 a day ago."""
+
+    class Meta:
+        model = SoloStanding
+
+    user = factory.SubFactory(UserFactory)
+    ruleset = Ruleset.STANDARD
+    games = 1
+    best_score = 40
+    best_at = factory.LazyFunction(lambda: timezone.now() - datetime.timedelta(days=1))
+
+
+class WeeklyBestFactory(DjangoModelFactory[WeeklyBest]):
+    """A player's best standard solo score of this week, achieved now."""
+
+    class Meta:
+        model = WeeklyBest
+
+    user = factory.SubFactory(UserFactory)
+    ruleset = Ruleset.STANDARD
+    achieved_at = factory.LazyFunction(timezone.now)
+    week = factory.LazyAttribute(lambda best: week_start(best.achieved_at))
+    score = 40
+    game = factory.SubFactory(GameFactory, status=Game.Status.FINISHED, round=17)
+
+
+class BanFactory(DjangoModelFactory[Ban]):
+    """A ban of a month from now, by a staff member (the row only: services.user_ban also
+    sets the player's ``banned_until`` and resigns their games)."""
+
+    class Meta:
+        model = Ban
+
+    user = factory.SubFactory(UserFactory)
+    reason = "Insulted other players."
+    starts = factory.LazyFunction(timezone.now)
+    ends = factory.LazyAttribute(lambda ban: ban.starts + datetime.timedelta(days=30))
+    created_by = factory.SubFactory(UserFactory, is_staff=True)
+
+
+class ReportFactory(DjangoModelFactory[Report]):
+    class Meta:
+        model = Report
+
+    reporter = factory.SubFactory(UserFactory)
+    target = factory.SubFactory(UserFactory)
+    category = Report.Category.OFFENSIVE_NAME
+    text = "Their name insults other players."
+
+
+# -- whole situations ---------------------------------------------------------------------
+
+
+def moderators_group() -> Group:
+    """The group the data migration made; a transactional test's flush may have removed it."""
+    group, created = Group.objects.get_or_create(name=MODERATORS_GROUP)
+    if created:
+        migration = importlib.import_module("moderation.migrations.0002_moderators_group")
+        group.permissions.set(
+            [
+                Permission.objects.get(content_type__app_label=app, codename=codename)
+                for app, codename in migration.PERMISSIONS
+            ]
+        )
+    return group
+
+
+def reference_turn_for(game: Game) -> tuple[int, rules.Turn]:
+    """The round in play and the reference player's turn in it."""
+    state = selectors.rules_game(game)
+    player = state.waiting_for()[0]
+    card = state.current_card
+    assert card is not None
+    return state.round, rules.reference_turn(state.boards[player], card, state.variants)
+
+
+def reference_turn_of(game: Game, user: User) -> tuple[int, rules.Turn]:
+    """The round in play and the reference player's turn for ``user`` in it."""
+    state = selectors.rules_game(game)
+    card = state.current_card
+    assert card is not None
+    board = state.boards[user.username]
+    return state.round, rules.reference_turn(board, card, state.variants)
+
+
+def play_turn(game: Game, user: User) -> Game:
+    """Commit ``user``'s reference turn of the round in play, through the service."""
+    game.refresh_from_db()
+    round_number, turn = reference_turn_of(game, user)
+    return services.move_submit(game=game, user=user, round_number=round_number, turn=turn)
+
+
+def started_game(players: list[User], **options: object) -> Game:
+    """A multiplayer game created by the first player, joined by the others, started."""
+    creator, *others = players
+    defaults: dict[str, object] = {"seats_max": len(players), "pace": Game.Pace.LIVE}
+    defaults.update(options)
+    game = services.game_create_multi(user=creator, **defaults)  # type: ignore[arg-type]
+    for player in others:
+        services.game_join(game=game, user=player)
+    game.refresh_from_db()
+    if game.is_open:
+        services.game_start(game=game, user=creator)
+        game.refresh_from_db()
+    return game
+
+
+def finished_multi(players: list[User], places: list[int], *, ruleset: str = "standard") -> Game:
+    """A finished multiplayer game with these places, recorded as games.services does."""
+    game = GameFactory(
+        mode=Game.Mode.MULTI,
+        status=Game.Status.FINISHED,
+        round=17,
+        seats_max=len(players),
+        ruleset=ruleset,
+        created_by=players[0],
+        finished_at=timezone.now(),
+    )
+    seats = [
+        SeatFactory(
+            game=game,
+            user=user,
+            position=i + 1,
+            score=50 - place,
+            place=place,
+            shared_place=places.count(place) > 1,
+        )
+        for i, (user, place) in enumerate(zip(players, places, strict=True))
+    ]
+    game_finished(
+        game=game, seats=[Seat.objects.select_related("user").get(pk=s.pk) for s in seats]
+    )
+    return game
+
+
+RULESET_FLAGS = {
+    Ruleset.STANDARD: {"diagonal": False, "ferryman": False},
+    Ruleset.DIAGONAL: {"diagonal": True, "ferryman": False},
+    Ruleset.FERRYMAN: {"diagonal": False, "ferryman": True},
+    Ruleset.BOTH: {"diagonal": True, "ferryman": True},
+}
+
+
+def solo_results(
+    user: User,
+    scores: list[int],
+    *,
+    ruleset: str = Ruleset.STANDARD,
+    at: datetime.datetime | None = None,
+    hidden: bool = False,
+) -> list[Seat]:
+    """Finished solo games of ``user`` with these scores, a second apart, oldest first;
+    then the player's board rows rebuilt, as moderation and a finishing game do."""
+    start = at or timezone.now() - datetime.timedelta(seconds=len(scores))
+    seats = [
+        FinishedSoloFactory(
+            game__created_by=user,
+            game__ruleset=ruleset,
+            game__finished_at=start + datetime.timedelta(seconds=i),
+            solo_result__hidden=hidden,
+            score=score,
+            **{f"game__{flag}": value for flag, value in RULESET_FLAGS[Ruleset(ruleset)].items()},
+        )
+        for i, score in enumerate(scores)
+    ]
+    player_stats_rebuild(user=user)
+    return seats

@@ -34,7 +34,7 @@ from django.utils.datastructures import MultiValueDict
 from accounts.models import User
 from games import services
 from games.models import Game
-from leaderboards.services import daily_start
+from games.services import game_create_daily
 from moderation.models import Report
 from tests.factories import FinishedSoloFactory, UserFactory
 from tests.moderation.conftest import moderators_group
@@ -169,7 +169,7 @@ def world(db: None) -> World:
     services.game_join(game=game, user=player)
     unlisted = services.game_create_multi(user=rival, seats_max=2, pace="live", listed=False)
     services.game_create_solo(user=player)
-    daily_start(user=player)
+    game_create_daily(user=player)
     Report.objects.create(
         reporter=player, target=rival, category=Report.Category.OTHER, text="Rude."
     )

@@ -11,7 +11,11 @@ from pathlib import Path
 from typing import Any
 
 import dj_database_url
+import django_stubs_ext
 from django.utils.translation import gettext_lazy as _
+
+# Admin classes name their model (``ModelAdmin[Game]``), as django-stubs types them.
+django_stubs_ext.monkeypatch()
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
@@ -200,6 +204,6 @@ LIMES_SITE_URL = os.environ.get("LIMES_SITE_URL", "http://localhost:8000").rstri
 LIMES_DECK = os.environ.get("LIMES_DECK")
 
 # Key of the daily challenge's card sequences (HMAC of the date), so that no one can work
-# out tomorrow's cards from the code. Empty: leaderboards.daily derives one from SECRET_KEY,
+# out tomorrow's cards from the code. Empty: games.daily derives one from SECRET_KEY,
 # which production requires; set it to keep the days' cards when SECRET_KEY is rotated.
 LIMES_DAILY_SECRET = os.environ.get("LIMES_DAILY_SECRET", "")

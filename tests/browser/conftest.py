@@ -18,7 +18,7 @@ FLAGS = [
     "--no-first-run",
 ]
 #: Screenshots land here; git ignores it.
-ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
+_ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
 
 # Playwright's sync API runs an event loop in this thread; the ORM calls the tests make
 # around it are still synchronous and safe.
@@ -44,3 +44,10 @@ def page(browser: object, live_server: object) -> Iterator[object]:
     page.set_default_timeout(15_000)
     yield page
     context.close()
+
+
+@pytest.fixture
+def artifacts() -> Path:
+    """The folder for screenshots (made if missing); git ignores it."""
+    _ARTIFACTS.mkdir(exist_ok=True)
+    return _ARTIFACTS

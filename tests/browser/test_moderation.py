@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from accounts.models import User
 from moderation.models import AuditEntry
-from tests.browser.conftest import ARTIFACTS
-from tests.factories import PASSWORD, UserFactory
-from tests.moderation.conftest import moderators_group
+from tests.factories import PASSWORD, UserFactory, moderators_group
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -24,7 +23,7 @@ def sign_in(page: Any, base: str, path: str, username: str) -> None:
 
 
 def test_a_moderator_bans_a_player_who_sees_it_on_the_next_page(
-    browser: Any, page: Any, live_server: Any
+    browser: Any, page: Any, live_server: Any, artifacts: Path
 ) -> None:
     base = live_server.url
     moderator = UserFactory(username="mod", is_staff=True)
@@ -46,8 +45,7 @@ def test_a_moderator_bans_a_player_who_sees_it_on_the_next_page(
     page.click("button[name=index]")
     page.fill("textarea[name=reason]", "Insulting other players")
     page.select_option("select[name=duration]", "7")
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / "moderation-ban-form.png"), full_page=True)
+    page.screenshot(path=str(artifacts / "moderation-ban-form.png"), full_page=True)
     page.click("input[name=apply]")
     page.get_by_text("done for 1 item").wait_for()
 
@@ -58,7 +56,7 @@ def test_a_moderator_bans_a_player_who_sees_it_on_the_next_page(
     assert "Insulting other players" in notice.inner_text()
     assert "Permanently" not in player_page.locator("[data-testid=ban-until]").inner_text()
     assert player_page.locator("text=Sign out").count() == 0
-    player_page.screenshot(path=str(ARTIFACTS / "moderation-banned.png"), full_page=True)
+    player_page.screenshot(path=str(artifacts / "moderation-banned.png"), full_page=True)
     player_context.close()
 
     assert User.objects.get(pk=player.pk).is_banned

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -9,7 +10,6 @@ from playwright.sync_api import expect
 
 from games import selectors
 from games.models import Game
-from tests.browser.conftest import ARTIFACTS
 from tests.factories import PASSWORD, UserFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -41,7 +41,7 @@ def play_round(page: Any, place_worker: bool) -> None:
 
 
 def test_two_players_play_a_ferryman_game_against_each_other(
-    browser: Any, live_server: Any
+    browser: Any, live_server: Any, artifacts: Path
 ) -> None:
     base = live_server.url
     UserFactory(username="ana")
@@ -81,8 +81,7 @@ def test_two_players_play_a_ferryman_game_against_each_other(
             if round_number == 16:
                 break
             if round_number == 8:
-                ARTIFACTS.mkdir(exist_ok=True)
-                first.screenshot(path=str(ARTIFACTS / "multiplayer-waiting.png"), full_page=True)
+                first.screenshot(path=str(artifacts / "multiplayer-waiting.png"), full_page=True)
             for page, other in ((ana, "ben"), (ben, "ana")):
                 # Each sees the other's landscape grow by the round just completed.
                 cards = page.locator(f"[data-player={other}] .card")
@@ -98,8 +97,7 @@ def test_two_players_play_a_ferryman_game_against_each_other(
         outcome = selectors.rules_game(game).outcome()
         shown = [int(t) for t in ana.locator("[data-testid=score-total]").all_inner_texts()]
         assert shown == [s.score.total for s in outcome.standings]
-        ARTIFACTS.mkdir(exist_ok=True)
-        ana.screenshot(path=str(ARTIFACTS / "multiplayer-finished.png"), full_page=True)
+        ana.screenshot(path=str(artifacts / "multiplayer-finished.png"), full_page=True)
     finally:
         for context in contexts:
             context.close()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -9,7 +10,6 @@ import pytest
 from accounts.models import User
 from games import selectors
 from games.models import Game, Move
-from tests.browser.conftest import ARTIFACTS
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -36,7 +36,9 @@ def click_and_wait(page: Any, locator: Any, expect: str) -> None:
     settle(page)
 
 
-def test_sign_up_and_play_a_whole_solo_game_with_both_variants(page: Any, live_server: Any) -> None:
+def test_sign_up_and_play_a_whole_solo_game_with_both_variants(
+    page: Any, live_server: Any, artifacts: Path
+) -> None:
     base = live_server.url
     sign_up(page, base)
     page.check("input[name=diagonal]")
@@ -76,5 +78,4 @@ def test_sign_up_and_play_a_whole_solo_game_with_both_variants(page: Any, live_s
     shown = page.locator("[data-testid=score-total]").first.inner_text()
     assert int(shown) == stored.total
     assert f"Final score {stored.total}" in page.locator("[data-testid=final-result]").inner_text()
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / "solo-game-finished.png"), full_page=True)
+    page.screenshot(path=str(artifacts / "solo-game-finished.png"), full_page=True)

@@ -11,8 +11,7 @@ from accounts.models import User
 from accounts.services import user_delete
 from games import services
 from games.models import Game, Seat
-from tests.factories import UserFactory
-from tests.games.conftest import play_turn, started_game
+from tests.factories import UserFactory, play_turn, started_game
 
 pytestmark = pytest.mark.django_db
 

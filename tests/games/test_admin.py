@@ -6,7 +6,7 @@ from django.urls import reverse
 
 from games import services
 from games.models import Game
-from leaderboards.services import daily_start
+from games.services import game_create_daily
 from tests.factories import SeatFactory, SoloResultFactory, UserFactory
 from tests.moderation.conftest import moderators_group
 
@@ -39,7 +39,7 @@ def test_the_admin_shows_a_running_games_cards_only_up_to_its_round_and_never_it
 ) -> None:
     player = UserFactory()
     game = services.game_create_solo(user=player, seed=4242424242)
-    daily = daily_start(user=player)
+    daily = game_create_daily(user=player)
     Game.objects.filter(pk__in=[game.pk, daily.pk]).update(round=3)
     staff = UserFactory(is_staff=True, is_superuser=superuser)
     if not superuser:

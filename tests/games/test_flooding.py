@@ -9,7 +9,7 @@ from django.urls import reverse
 from accounts.models import User
 from games import selectors, services
 from games.models import Game
-from leaderboards.services import daily_start
+from games.services import game_create_daily
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -20,7 +20,7 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 def test_a_player_has_at_most_a_few_games_waiting_for_players(client: Client, user: User) -> None:
     for _ in range(services.MAX_OPEN_GAMES):
         services.game_create_multi(user=user, seats_max=2, pace=Game.Pace.LIVE)
-    with pytest.raises(services.MoveRejected, match="waiting for players"):
+    with pytest.raises(services.ActionRefused, match="waiting for players"):
         services.game_create_multi(user=user, seats_max=2, pace=Game.Pace.LIVE, listed=False)
     client.force_login(user)
     response = client.post(
@@ -44,7 +44,7 @@ def test_a_player_has_at_most_ten_solo_games_in_play_besides_the_daily(
     assert "finish or resign one first" in response.content.decode()
     assert Game.objects.filter(created_by=user).count() == services.MAX_SOLO_IN_PLAY
     # The day's challenge is never refused, and resigning a game frees a place.
-    assert daily_start(user=user).daily is not None
+    assert game_create_daily(user=user).daily is not None
     services.seat_resign(game=games[0], user=user)
     services.game_create_solo(user=user)
 

@@ -3,47 +3,29 @@
 from __future__ import annotations
 
 import datetime
-import threading
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import pytest
-from django.db import connection
 from django.utils import timezone
 
 from games import services
 from games.models import Game, Move, Seat
-from tests.factories import UserFactory
-from tests.games.conftest import reference_turn_of, started_game
+from tests.factories import UserFactory, reference_turn_of, started_game
+
+if TYPE_CHECKING:
+    from tests.conftest import Race
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
 
-@pytest.fixture(autouse=True)
-def _needs_postgres() -> None:
-    if connection.vendor != "postgresql":
-        pytest.fail("row locks are tested on PostgreSQL: set DATABASE_URL")
-
-
-def run_together(*actions: Callable[[], str]) -> list[str]:
-    """Start the actions at the same instant in threads; their outcomes, sorted."""
-    barrier = threading.Barrier(len(actions))
-    outcomes: list[str] = []
-
-    def run(action: Callable[[], str]) -> None:
-        barrier.wait()
-        try:
-            outcomes.append(action())
-        except services.MoveRejected as error:
-            outcomes.append(f"rejected: {error.messages[0]}")
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(a,)) for a in actions]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    return sorted(outcomes)
+def run_together(race: Race, *actions: Callable[[], str]) -> list[str]:
+    """The actions' outcomes when started at the same instant, sorted."""
+    outcomes = race(*actions, refusals=(services.ActionRefused,))
+    return sorted(
+        f"rejected: {o.messages[0]}" if isinstance(o, services.ActionRefused) else o
+        for o in outcomes
+    )
 
 
 def commit(game: Game, user) -> Callable[[], str]:
@@ -56,26 +38,26 @@ def commit(game: Game, user) -> Callable[[], str]:
     return action
 
 
-def test_two_players_committing_the_last_moves_at_once_advance_the_round_once() -> None:
+def test_two_players_committing_the_last_moves_at_once_advance_the_round_once(race: Race) -> None:
     ana, ben, cy = UserFactory.create_batch(3)
     game = started_game([ana, ben, cy])
     commit(game, ana)()
     version = Game.objects.get(pk=game.pk).version
-    assert run_together(commit(game, ben), commit(game, cy)) == ["applied", "applied"]
+    assert run_together(race, commit(game, ben), commit(game, cy)) == ["applied", "applied"]
     game.refresh_from_db()
     assert game.round == 2
     assert Move.objects.filter(seat__game=game, round=1).count() == 3
     assert game.version == version + 2
 
 
-def test_two_players_joining_the_last_seat_at_once() -> None:
+def test_two_players_joining_the_last_seat_at_once(race: Race) -> None:
     ana, ben, cy = UserFactory.create_batch(3)
     game = services.game_create_multi(user=ana, seats_max=2, pace=Game.Pace.LIVE)
 
     def join(user) -> Callable[[], str]:
         return lambda: (services.game_join(game=game, user=user), "joined")[1]
 
-    outcomes = run_together(join(ben), join(cy))
+    outcomes = run_together(race, join(ben), join(cy))
     assert outcomes[0] == "joined"
     assert outcomes[1] in (
         "rejected: This game has already started.",
@@ -86,7 +68,7 @@ def test_two_players_joining_the_last_seat_at_once() -> None:
     assert game.status == Game.Status.ACTIVE
 
 
-def test_deadline_expiring_during_the_last_commit_of_a_round() -> None:
+def test_deadline_expiring_during_the_last_commit_of_a_round(race: Race) -> None:
     ana, ben = UserFactory.create_batch(2)
     game = started_game([ana, ben])
     commit(game, ana)()
@@ -100,7 +82,7 @@ def test_deadline_expiring_during_the_last_commit_of_a_round() -> None:
     def expire() -> str:
         return f"expired {services.expire_deadlines(now=late)}"
 
-    outcomes = run_together(commit(game, ben), expire)
+    outcomes = run_together(race, commit(game, ben), expire)
     game.refresh_from_db()
     ben_seat = Seat.objects.get(game=game, user=ben)
     moved = Move.objects.filter(seat=ben_seat).exists()

@@ -13,8 +13,7 @@ from django.utils import timezone
 import rules
 from games import selectors, services
 from games.models import Game, Move, Seat
-from tests.factories import UserFactory
-from tests.games.conftest import play_turn, reference_turn_of, started_game
+from tests.factories import UserFactory, play_turn, reference_turn_of, started_game
 
 pytestmark = pytest.mark.django_db
 
@@ -62,7 +61,7 @@ def test_new_game_waits_for_players_with_an_invitation_code(ana) -> None:
     ],
 )
 def test_bad_game_options_are_refused_and_nothing_is_created(ana, options, message) -> None:
-    with pytest.raises(services.MoveRejected, match=message):
+    with pytest.raises(services.ActionRefused, match=message):
         services.game_create_multi(user=ana, **options)
     assert not Game.objects.exists()
 
@@ -83,7 +82,7 @@ def test_last_seat_taken_starts_the_game(ana, ben, cy) -> None:
 
 def test_joining_a_full_or_started_game_is_refused(ana, ben, cy) -> None:
     game = started_game([ana, ben])
-    with pytest.raises(services.MoveRejected, match="already started"):
+    with pytest.raises(services.ActionRefused, match="already started"):
         services.game_join(game=game, user=cy)
     assert game.seats.count() == 2
 
@@ -107,7 +106,7 @@ def test_invitation_only_game_needs_the_code(ana, ben, cy) -> None:
 
 def test_creator_starts_with_two_players_not_one(ana, ben) -> None:
     game = services.game_create_multi(user=ana, seats_max=4, pace=Game.Pace.LIVE)
-    with pytest.raises(services.MoveRejected, match="at least one other player"):
+    with pytest.raises(services.ActionRefused, match="at least one other player"):
         services.game_start(game=game, user=ana)
     services.game_join(game=game, user=ben)
     with pytest.raises(PermissionDenied):
@@ -123,14 +122,14 @@ def test_player_leaves_and_creator_cancels_before_the_start(ana, ben, cy) -> Non
     services.game_join(game=game, user=ben)
     services.game_leave(game=game, user=ben)
     assert [s.user for s in game.seats.all()] == [ana]
-    with pytest.raises(services.MoveRejected, match="cancel it instead"):
+    with pytest.raises(services.ActionRefused, match="cancel it instead"):
         services.game_leave(game=game, user=ana)
     with pytest.raises(PermissionDenied):
         services.game_cancel(game=game, user=cy)
     services.game_cancel(game=game, user=ana)
     game.refresh_from_db()
     assert game.status == Game.Status.CANCELLED
-    with pytest.raises(services.MoveRejected, match="cancelled"):
+    with pytest.raises(services.ActionRefused, match="cancelled"):
         services.game_join(game=game, user=cy)
 
 

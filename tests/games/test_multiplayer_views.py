@@ -16,9 +16,8 @@ from accounts.models import User
 from games import selectors, services, throttle
 from games.models import Game, Move, Seat
 from games.views import poll_token
-from tests.factories import PASSWORD, UserFactory
-from tests.games.conftest import play_turn, reference_turn_of, started_game
-from tests.games.test_views import HTMX, turn_fields
+from tests.factories import PASSWORD, UserFactory, play_turn, reference_turn_of, started_game
+from tests.pages import HTMX, turn_fields
 
 pytestmark = pytest.mark.django_db
 

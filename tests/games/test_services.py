@@ -1,8 +1,8 @@
 from __future__ import annotations
 
 import random
-import threading
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import pytest
 from django.core.exceptions import PermissionDenied
@@ -12,8 +12,11 @@ import rules
 from accounts.models import User
 from games import selectors, services
 from games.models import Game, Move, SoloResult
-from tests.factories import UserFactory
-from tests.games.conftest import reference_turn_for
+from games.signals import game_finished
+from tests.factories import UserFactory, reference_turn_for
+
+if TYPE_CHECKING:
+    from tests.conftest import Race
 
 pytestmark = pytest.mark.django_db
 
@@ -171,32 +174,64 @@ def test_the_final_round_commit_takes_a_bounded_number_of_queries(
 
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
-def test_two_simultaneous_submissions_of_a_round_apply_it_once() -> None:
-    if connection.vendor != "postgresql":
-        pytest.fail("row locks are tested on PostgreSQL: set DATABASE_URL")
+def test_two_simultaneous_submissions_of_a_round_apply_it_once(race: Race) -> None:
     player = UserFactory()
     game = services.game_create_solo(user=player, seed=3)
     round_number, turn = reference_turn_for(game)
     other = rules.Turn(rules.Placement((0, 0), (turn.placement.rotation + 90) % 360))
-    barrier = threading.Barrier(2)
-    outcomes: list[str] = []
 
-    def submit(chosen: rules.Turn) -> None:
-        barrier.wait()
-        try:
+    def submit(chosen: rules.Turn) -> Callable[[], str]:
+        def action() -> str:
             services.move_submit(game=game, user=player, round_number=round_number, turn=chosen)
-            outcomes.append("applied")
-        except services.MoveRejected:
-            outcomes.append("rejected")
-        finally:
-            connection.close()
+            return "applied"
 
-    threads = [threading.Thread(target=submit, args=(t,)) for t in (turn, other)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+        return action
+
+    results = race(submit(turn), submit(other), refusals=(services.MoveRejected,))
+    outcomes = ["rejected" if isinstance(r, services.MoveRejected) else r for r in results]
     assert sorted(outcomes) == ["applied", "rejected"]
     assert Move.objects.filter(seat__game=game).count() == 1
     game.refresh_from_db()
     assert game.round == 2
+
+
+def test_finishing_a_game_sends_game_finished_once_with_the_final_seats(
+    solo_game: Game, play_rounds: Play
+) -> None:
+    heard: list[dict[str, object]] = []
+
+    def listen(sender: type[Game], **event: object) -> None:
+        # Inside the finishing transaction: the result is there before it commits.
+        assert connection.in_atomic_block
+        heard.append(event)
+
+    game_finished.connect(listen)
+    try:
+        game = play_rounds(solo_game, 16)
+    finally:
+        game_finished.disconnect(listen)
+    assert len(heard) == 1
+    event = heard[0]
+    assert event["game"] == game and game.is_finished
+    seats = event["seats"]
+    assert [seat.score for seat in seats] == [SoloResult.objects.get(game=game).score]  # type: ignore[attr-defined]
+    assert event["state"].is_over  # type: ignore[attr-defined]
+
+
+def test_a_receiver_that_fails_undoes_the_finish(solo_game: Game, play_rounds: Play) -> None:
+    game = play_rounds(solo_game, 15)
+    before = snapshot(game)
+
+    def fail(sender: type[Game], **event: object) -> None:
+        raise RuntimeError("the boards could not be written")
+
+    game_finished.connect(fail)
+    try:
+        round_number, turn = reference_turn_for(game)
+        with pytest.raises(RuntimeError):
+            services.move_submit(
+                game=game, user=game.created_by, round_number=round_number, turn=turn
+            )
+    finally:
+        game_finished.disconnect(fail)
+    assert snapshot(game) == before

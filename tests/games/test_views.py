@@ -12,13 +12,12 @@ import rules
 from accounts.models import User
 from games import selectors
 from games.models import Game, Move
-from tests.factories import UserFactory
-from tests.games.conftest import reference_turn_for
+from tests.factories import UserFactory, reference_turn_for
+from tests.pages import HTMX, turn_fields
 
 pytestmark = pytest.mark.django_db
 
 Play = Callable[[Game, int], Game]
-HTMX = {"HTTP_HX_REQUEST": "true"}
 
 
 def detail(game: Game) -> str:
@@ -27,20 +26,6 @@ def detail(game: Game) -> str:
 
 def play_url(game: Game) -> str:
     return reverse("games:play", kwargs={"pk": game.pk})
-
-
-def turn_fields(round_number: int, turn: rules.Turn) -> dict[str, object]:
-    fields: dict[str, object] = {
-        "round": round_number,
-        "rot": turn.placement.rotation,
-        "at": "{},{}".format(*turn.placement.card_at),
-    }
-    if isinstance(turn.worker, rules.PlaceWorker):
-        fields["place"] = "{},{}".format(*turn.worker.zone)
-    elif isinstance(turn.worker, rules.MoveWorker):
-        fields["from"] = "{},{}".format(*turn.worker.source)
-        fields["to"] = "{},{}".format(*turn.worker.target)
-    return fields
 
 
 def error_of(response: object) -> str:

@@ -14,11 +14,17 @@ from time_machine import TimeMachineFixture
 
 from accounts.models import User
 from games.models import Ruleset
-from leaderboards.daily import week_start
-from leaderboards.models import SoloStanding, WeeklyBest
+from leaderboards.models import SoloStanding
 from leaderboards.selectors import PAGE_SIZE
-from tests.factories import GameFactory, PlayerRatingFactory, UserFactory
-from tests.leaderboards.conftest import board_names, board_url, solo_results
+from tests.factories import (
+    GameFactory,
+    PlayerRatingFactory,
+    SoloStandingFactory,
+    UserFactory,
+    WeeklyBestFactory,
+    solo_results,
+)
+from tests.pages import board_names, board_url
 
 pytestmark = pytest.mark.django_db
 
@@ -165,17 +171,8 @@ def test_deleted_accounts_are_off_the_boards(client: Client) -> None:
 def make_ranked(count: int, *, ruleset: str = "standard") -> list[User]:
     """``count`` players with best scores 100, 99, … (created directly: only order matters)."""
     users = UserFactory.create_batch(count)
-    now = timezone.now()
-    SoloStanding.objects.bulk_create(
-        SoloStanding(
-            user=user,
-            ruleset=ruleset,
-            games=1,
-            best_score=100 - i,
-            best_at=now - datetime.timedelta(days=1),
-        )
-        for i, user in enumerate(users)
-    )
+    for i, user in enumerate(users):
+        SoloStandingFactory(user=user, ruleset=ruleset, best_score=100 - i)
     return users
 
 
@@ -248,25 +245,11 @@ def fill_boards(players: int) -> User:
     game = GameFactory(status="finished", round=17)
     # Now, not an hour ago: an hour before Monday 00:30 is last week, off the weekly board.
     at = timezone.now()
-    SoloStanding.objects.bulk_create(
-        SoloStanding(
-            user=user,
-            ruleset="standard",
-            games=10,
-            best_score=40,
-            best_game=game,
-            best_at=at,
-            recent_average=35.5,
-            recent_at=at,
+    for user in users:
+        SoloStandingFactory(
+            user=user, games=10, best_game=game, best_at=at, recent_average=35.5, recent_at=at
         )
-        for user in users
-    )
-    WeeklyBest.objects.bulk_create(
-        WeeklyBest(
-            user=user, ruleset="standard", week=week_start(at), score=40, game=game, achieved_at=at
-        )
-        for user in users
-    )
+        WeeklyBestFactory(user=user, game=game, achieved_at=at)
     for user in users:
         PlayerRatingFactory(user=user)
     return users[-1]

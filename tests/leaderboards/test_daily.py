@@ -3,20 +3,22 @@
 from __future__ import annotations
 
 import datetime
-import threading
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import pytest
-from django.db import connection
 from django.test import Client, override_settings
 from django.urls import reverse
 from time_machine import TimeMachineFixture
 
 from accounts.models import User
+from games import services
+from games.daily import daily_seed, today
 from games.models import Game, SoloResult
-from leaderboards import services
-from leaderboards.daily import daily_seed, today
 from tests.factories import FinishedSoloFactory, UserFactory
+
+if TYPE_CHECKING:
+    from tests.conftest import Race
 
 DAY = datetime.date(2026, 3, 14)
 
@@ -40,8 +42,8 @@ def test_without_a_daily_secret_the_seed_still_depends_on_the_secret_key() -> No
 
 @pytest.mark.django_db
 def test_everyone_gets_the_same_cards_with_standard_rules(user: User) -> None:
-    mine = services.daily_start(user=user)
-    theirs = services.daily_start(user=UserFactory())
+    mine = services.game_create_daily(user=user)
+    theirs = services.game_create_daily(user=UserFactory())
     assert mine.pk != theirs.pk
     assert mine.cards == theirs.cards
     assert mine.seed == daily_seed(today())
@@ -61,51 +63,38 @@ def test_starting_twice_gives_back_the_same_attempt(client_logged_in: Client, us
 def test_a_finished_attempt_is_not_replaced_by_a_new_one(
     user: User, play_rounds: Callable[[Game, int], Game]
 ) -> None:
-    game = play_rounds(services.daily_start(user=user), 16)
+    game = play_rounds(services.game_create_daily(user=user), 16)
     assert game.is_finished
-    assert services.daily_start(user=user).pk == game.pk
+    assert services.game_create_daily(user=user).pk == game.pk
 
 
 @pytest.mark.django_db
 def test_a_double_submit_that_loses_the_race_returns_the_winners_game(
     user: User, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    winner = services.daily_start(user=user)
+    winner = services.game_create_daily(user=user)
     # The losing request looked for a game just before the winner's was committed.
     lookups = iter([None])
     real = services._daily_game
     monkeypatch.setattr(
         services, "_daily_game", lambda **kwargs: next(lookups, None) or real(**kwargs)
     )
-    assert services.daily_start(user=user).pk == winner.pk
+    assert services.game_create_daily(user=user).pk == winner.pk
     assert Game.objects.filter(daily=today(), created_by=user).count() == 1
 
 
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
-def test_two_simultaneous_starts_make_one_attempt() -> None:
-    if connection.vendor != "postgresql":
-        pytest.skip("needs PostgreSQL's row locks")
+def test_two_simultaneous_starts_make_one_attempt(race: Race) -> None:
     user = UserFactory()
-    barrier = threading.Barrier(2)
-    games: list[int] = []
-    errors: list[BaseException] = []
-
-    def start() -> None:
-        try:
-            barrier.wait()
-            games.append(services.daily_start(user=user).pk)
-        except BaseException as error:  # reported below, in the test's thread
-            errors.append(error)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=start) for _ in range(2)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert not errors
+    # Either attempt raising anything fails the test inside race().
+    games = [
+        game.pk
+        for game in race(
+            lambda: services.game_create_daily(user=user),
+            lambda: services.game_create_daily(user=user),
+        )
+    ]
     assert len(games) == 2 and games[0] == games[1]
     assert Game.objects.filter(daily=today(), created_by=user).count() == 1
 
@@ -114,7 +103,7 @@ def test_two_simultaneous_starts_make_one_attempt() -> None:
 def test_giving_up_finishes_the_attempt_with_the_score_so_far(
     client_logged_in: Client, user: User, play_rounds: Callable[[Game, int], Game]
 ) -> None:
-    game = play_rounds(services.daily_start(user=user), 5)
+    game = play_rounds(services.game_create_daily(user=user), 5)
     response = client_logged_in.post(reverse("leaderboards:daily_abandon"))
     assert response.status_code == 302
     result = SoloResult.objects.get(game=game)
@@ -136,7 +125,7 @@ def test_the_days_board_shows_scores_but_landscapes_only_after_ones_own_attempt(
     assert replay not in page
     assert 'data-testid="daily-start"' in page
 
-    play_rounds(services.daily_start(user=user), 16)
+    play_rounds(services.game_create_daily(user=user), 16)
     page = client_logged_in.get(reverse("leaderboards:daily")).content.decode()
     assert replay in page
 
@@ -160,7 +149,7 @@ def test_an_attempt_still_in_play_after_midnight_sees_no_other_game_of_its_day(
 ) -> None:
     day = today()
     time_machine.move_to(datetime.datetime.combine(day, datetime.time(23, 50), datetime.UTC))
-    mine = play_rounds(services.daily_start(user=user), 3)
+    mine = play_rounds(services.game_create_daily(user=user), 3)
     other = FinishedSoloFactory(game__daily=day, score=44, game__created_by__username="ana")
     time_machine.move_to(
         datetime.datetime.combine(day, datetime.time(0, 10), datetime.UTC)

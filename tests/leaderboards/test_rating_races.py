@@ -20,8 +20,7 @@ from accounts.models import User
 from games import services
 from games.models import Game, Seat
 from leaderboards.models import PlayerRating
-from tests.factories import UserFactory
-from tests.games.conftest import play_turn, started_game
+from tests.factories import UserFactory, play_turn, started_game
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 

@@ -14,40 +14,16 @@ from games import services as game_services
 from games.models import Game, Seat
 from leaderboards.models import PROVISIONAL_GAMES, PlayerRating
 from leaderboards.rating import INITIAL
-from leaderboards.services import game_finished
-from tests.factories import GameFactory, PlayerRatingFactory, SeatFactory, UserFactory
-from tests.games.conftest import play_turn, started_game
-from tests.leaderboards.conftest import board_names, board_url
+from tests.factories import (
+    PlayerRatingFactory,
+    UserFactory,
+    finished_multi,
+    play_turn,
+    started_game,
+)
+from tests.pages import board_names, board_url
 
 pytestmark = pytest.mark.django_db
-
-
-def finished_multi(players: list[User], places: list[int], *, ruleset: str = "standard") -> Game:
-    """A finished multiplayer game with these places, recorded as games.services does."""
-    game = GameFactory(
-        mode=Game.Mode.MULTI,
-        status=Game.Status.FINISHED,
-        round=17,
-        seats_max=len(players),
-        ruleset=ruleset,
-        created_by=players[0],
-        finished_at=timezone.now(),
-    )
-    seats = [
-        SeatFactory(
-            game=game,
-            user=user,
-            position=i + 1,
-            score=50 - place,
-            place=place,
-            shared_place=places.count(place) > 1,
-        )
-        for i, (user, place) in enumerate(zip(players, places, strict=True))
-    ]
-    game_finished(
-        game=game, seats=[Seat.objects.select_related("user").get(pk=s.pk) for s in seats]
-    )
-    return game
 
 
 def test_three_players_with_a_shared_first_place() -> None:

@@ -16,7 +16,8 @@ from games import services as game_services
 from games.models import Game, SoloResult
 from leaderboards.models import PlayerResult, SoloStanding, WeeklyBest
 from leaderboards.services import player_stats_rebuild
-from tests.leaderboards.conftest import board_names, board_url, solo_results
+from tests.factories import solo_results
+from tests.pages import board_names, board_url
 
 pytestmark = pytest.mark.django_db
 

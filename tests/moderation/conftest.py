@@ -2,45 +2,15 @@
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Iterator
 from typing import Any
 
-import factory
 import pytest
-from django.contrib.auth.models import Group, Permission
 from django.test import Client
-from factory.django import DjangoModelFactory
 
 import leaderboards.services
 from accounts.models import User
-from moderation.models import Report
-from moderation.selectors import MODERATORS_GROUP
-from tests.factories import UserFactory
-
-
-class ReportFactory(DjangoModelFactory[Report]):
-    class Meta:
-        model = Report
-
-    reporter = factory.SubFactory(UserFactory)
-    target = factory.SubFactory(UserFactory)
-    category = Report.Category.OFFENSIVE_NAME
-    text = "Their name insults other players."
-
-
-def moderators_group() -> Group:
-    """The group the data migration made; a transactional test's flush may have removed it."""
-    group, created = Group.objects.get_or_create(name=MODERATORS_GROUP)
-    if created:
-        migration = importlib.import_module("moderation.migrations.0002_moderators_group")
-        group.permissions.set(
-            [
-                Permission.objects.get(content_type__app_label=app, codename=codename)
-                for app, codename in migration.PERMISSIONS
-            ]
-        )
-    return group
+from tests.factories import UserFactory, moderators_group
 
 
 @pytest.fixture

@@ -13,8 +13,7 @@ from accounts.models import User
 from games.models import Game, SoloResult
 from moderation import services
 from moderation.models import AuditEntry
-from tests.factories import SeatFactory, SoloResultFactory, UserFactory
-from tests.moderation.conftest import ReportFactory
+from tests.factories import ReportFactory, SeatFactory, SoloResultFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 

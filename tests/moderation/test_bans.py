@@ -17,8 +17,7 @@ from games import services as games
 from games.models import Game, Seat, SoloResult
 from moderation import services
 from moderation.models import AuditEntry, Ban
-from tests.factories import PASSWORD, SoloResultFactory, UserFactory
-from tests.games.conftest import started_game
+from tests.factories import PASSWORD, SoloResultFactory, UserFactory, started_game
 
 pytestmark = pytest.mark.django_db
 

@@ -13,8 +13,7 @@ from games.models import Game
 from moderation import services
 from moderation.models import AuditEntry
 from moderation.selectors import MODERATORS_GROUP
-from tests.factories import SoloResultFactory, UserFactory
-from tests.moderation.conftest import ReportFactory
+from tests.factories import ReportFactory, SoloResultFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 

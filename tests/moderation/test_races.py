@@ -2,47 +2,26 @@
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import pytest
 from django.core.exceptions import ValidationError
-from django.db import connection
 
 from moderation import services
 from moderation.models import Report
 from tests.factories import UserFactory
 
+if TYPE_CHECKING:
+    from tests.conftest import Race
+
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
 
-@pytest.fixture(autouse=True)
-def _needs_postgres() -> None:
-    if connection.vendor != "postgresql":
-        pytest.fail("row locks are tested on PostgreSQL: set DATABASE_URL")
-
-
-def run_together(actions: list[Callable[[], object]]) -> list[str]:
-    """Start the actions at the same instant in threads; "filed" or the refusal's code."""
-    barrier = threading.Barrier(len(actions))
-    outcomes: list[str] = []
-
-    def run(action: Callable[[], object]) -> None:
-        barrier.wait()
-        try:
-            action()
-            outcomes.append("filed")
-        except ValidationError as error:
-            outcomes.append(str(error.code))
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(a,)) for a in actions]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    return sorted(outcomes)
+def run_together(race: Race, actions: list[Callable[[], object]]) -> list[str]:
+    """Start the actions at the same instant; "filed" or the refusal's code, sorted."""
+    outcomes = race(*actions, refusals=(ValidationError,))
+    return sorted(str(o.code) if isinstance(o, ValidationError) else "filed" for o in outcomes)
 
 
 def file(reporter: object, target: object) -> Callable[[], object]:
@@ -54,17 +33,17 @@ def file(reporter: object, target: object) -> Callable[[], object]:
     )
 
 
-def test_a_double_submit_files_one_report() -> None:
+def test_a_double_submit_files_one_report(race: Race) -> None:
     reporter, target = UserFactory.create_batch(2)
-    outcomes = run_together([file(reporter, target), file(reporter, target)])
+    outcomes = run_together(race, [file(reporter, target), file(reporter, target)])
     assert outcomes == ["duplicate", "filed"]
     assert Report.objects.count() == 1
 
 
-def test_reports_sent_at_once_stay_within_the_hourly_limit() -> None:
+def test_reports_sent_at_once_stay_within_the_hourly_limit(race: Race) -> None:
     reporter = UserFactory()
     targets = UserFactory.create_batch(5)
-    outcomes = run_together([file(reporter, target) for target in targets])
+    outcomes = run_together(race, [file(reporter, target) for target in targets])
     assert outcomes.count("filed") == services.reports_per_hour() == 3
     assert outcomes.count("throttled") == 2
     assert Report.objects.count() == 3

@@ -15,8 +15,7 @@ from django.utils import timezone
 from accounts.models import Notification, User
 from moderation import services
 from moderation.models import AuditEntry, Report
-from tests.factories import SeatFactory, UserFactory
-from tests.moderation.conftest import ReportFactory
+from tests.factories import ReportFactory, SeatFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -55,6 +54,27 @@ def test_a_player_reports_another_from_a_game(client: Client, user: User, player
         game,
         "cheating",
     )
+
+
+def test_a_report_about_a_game_one_may_not_see_goes_back_to_the_profile(
+    client: Client, user: User, player: User
+) -> None:
+    # Today's daily challenge of another player: hidden from whoever has not finished
+    # their own attempt, so the way back is the profile, not a page that would be a 404.
+    game = SeatFactory(
+        user=player,
+        game__created_by=player,
+        game__status="finished",
+        game__round=17,
+        game__daily=timezone.now().date(),
+    ).game
+    client.force_login(user)
+    url = reverse("moderation:report", args=[player.username])
+    response = client.post(url, {"category": "cheating", "text": TEXT, "game": game.pk})
+    assert response.status_code == 302
+    assert response.url == reverse("accounts:profile", args=[player.username])
+    assert client.get(reverse("games:detail", args=[game.pk])).status_code == 404
+    assert Report.objects.get().game == game
 
 
 def test_the_report_link_shows_only_to_other_signed_in_players(
@@ -280,8 +300,11 @@ def test_the_form_names_no_game_the_reporter_may_not_see(
     client.force_login(user)
     url = reverse("moderation:report", args=[player.username])
     shown = client.get(url, {"game": private.pk}).content.decode()
-    missing = client.get(url, {"game": 10**9}).content.decode()
+    missing = client.get(url, {"game": private.pk + 1}).content.decode()
     assert f"#{private.pk}" not in shown
-    assert _without_csrf(shown.encode()) == _without_csrf(missing.encode())
+    # The number asked for comes back in the form; nothing else differs.
+    assert _without_csrf(shown.encode()) == _without_csrf(missing.encode()).replace(
+        f'value="{private.pk + 1}"', f'value="{private.pk}"'
+    )
     for value in ("²", "\x00", "9" * 30):
         assert client.get(url, {"game": value}).status_code == 200

@@ -1,4 +1,4 @@
-"""Reading and writing zone maps (FORMATS.md section 1)."""
+"""Reading and writing zone maps (docs/formats.md section 1)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,8 @@
+"""The players' admin pages: accounts, with the moderators' actions, bans and audit log."""
+
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
@@ -14,16 +16,19 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 from moderation import services
-from moderation.admin import AuditEntryInline, BanInline
 from moderation.admin_actions import ReasonAction, ReasonActionsMixin
 from moderation.forms import BanForm
+from moderation.models import AuditEntry, Ban
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 
 class BannedFilter(admin.SimpleListFilter):
     title = _("ban")
     parameter_name = "banned"
 
-    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, StrOrPromise]]:
         return [("yes", _("Banned now")), ("no", _("Not banned"))]
 
     def queryset(self, request: HttpRequest, queryset: QuerySet[User]) -> QuerySet[User]:
@@ -35,8 +40,54 @@ class BannedFilter(admin.SimpleListFilter):
         return queryset
 
 
+class BanInline(admin.TabularInline[Ban, User]):
+    """The player's bans, on their admin page."""
+
+    model = Ban
+    fk_name = "user"
+    extra = 0
+    fields = ("starts", "ends", "reason", "created_by", "lifted_at", "lifted_by")
+    readonly_fields = fields
+    can_delete = False
+    verbose_name_plural = _("bans")
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Ban]:
+        return super().get_queryset(request).select_related("created_by", "lifted_by")
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class AuditEntryInline(admin.TabularInline[AuditEntry, Any]):
+    """What moderators did to the player, on their admin page."""
+
+    model = AuditEntry
+    fk_name = "target"
+    extra = 0
+    fields = ("at", "moderator", "action", "reason", "details")
+    readonly_fields = fields
+    can_delete = False
+    ordering = ("-at",)
+    verbose_name_plural = _("audit log")
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[AuditEntry]:
+        return super().get_queryset(request).select_related("moderator")
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
 @admin.register(User)
-class UserAdmin(ReasonActionsMixin, BaseUserAdmin):
+class UserAdmin(ReasonActionsMixin, BaseUserAdmin[User]):
     list_display = (
         "username",
         "email",
@@ -62,7 +113,7 @@ class UserAdmin(ReasonActionsMixin, BaseUserAdmin):
     # Bans and renames go through the moderation actions, so each has its audit entry.
     readonly_fields = ("deleted_at", "banned_until", "ban_reason", "must_rename", "reports")
     fieldsets = (
-        *BaseUserAdmin.fieldsets,
+        *(BaseUserAdmin.fieldsets or ()),
         (_("Profile"), {"fields": ("bio", "deleted_at")}),
         (_("Moderation"), {"fields": ("banned_until", "ban_reason", "must_rename", "reports")}),
     )

@@ -13,9 +13,7 @@ from accounts.models import User
 from accounts.services import user_delete
 from games import services
 from games.models import Game
-from tests.factories import PlayerRatingFactory, UserFactory
-from tests.leaderboards.conftest import solo_results
-from tests.leaderboards.test_ratings import finished_multi
+from tests.factories import PlayerRatingFactory, UserFactory, finished_multi, solo_results
 
 pytestmark = pytest.mark.django_db
 
