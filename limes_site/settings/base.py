@@ -12,6 +12,7 @@ from typing import Any
 
 import dj_database_url
 import django_stubs_ext
+from csp.constants import NONCE, NONE, SELF, UNSAFE_INLINE
 from django.utils.translation import gettext_lazy as _
 
 # Admin classes name their model (``ModelAdmin[Game]``), as django-stubs types them.
@@ -34,6 +35,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "django.contrib.humanize",
+    "csp",
     "allauth",
     "allauth.account",
     "django_htmx",
@@ -64,6 +66,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "allauth.account.middleware.AccountMiddleware",
     # Signs out banned players and holds renamed ones at the choose-a-name page.
@@ -85,6 +88,8 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                # {{ request.csp_nonce }} also as {{ CSP_NONCE }}, for any inline script.
+                "csp.context_processors.nonce",
                 "games.context_processors.my_games",
                 "moderation.context_processors.notifications",
             ],
@@ -126,6 +131,26 @@ else:
             "LOCATION": "limes",
         },
     }
+
+# Content-Security-Policy, for every environment: scripts and styles from this site only
+# (an inline script needs the request's nonce), no plugins, no framing, forms post here.
+# Style attributes stay allowed (the board's grid size, SVG defs, the admin's), style
+# elements do not: htmx is told not to add its own (see base.html's htmx-config).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF, NONCE],
+        "style-src": [SELF],
+        "style-src-attr": [UNSAFE_INLINE],
+        "img-src": [SELF, "data:"],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    },
+}
 
 # Users and authentication
 

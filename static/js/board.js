@@ -32,3 +32,12 @@ function showDeadlines() {
 }
 setInterval(showDeadlines, 1000);
 document.addEventListener("DOMContentLoaded", showDeadlines);
+
+// The invitation link selects itself when clicked, ready to copy (no inline handler: the
+// Content-Security-Policy forbids them).
+document.addEventListener("click", (event) => {
+  const target = event.target;
+  if (target instanceof HTMLInputElement && target.hasAttribute("data-select-on-click")) {
+    target.select();
+  }
+});

@@ -95,3 +95,15 @@ def test_the_deployment_check_warns_of_a_cache_kept_per_process() -> None:
         **PROD_ENV,
     )
     assert "limes.W001" in result.stdout + result.stderr
+
+
+def test_production_sends_the_content_security_policy() -> None:
+    result = run_django(
+        "from django.test import Client\n"
+        "response = Client().get('/i18n/', secure=True, HTTP_HOST='example.org')\n"
+        "print(response['Content-Security-Policy'])",
+        **PROD_ENV,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "script-src 'self'" in result.stdout
+    assert "frame-ancestors 'none'" in result.stdout
