@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from urllib.parse import quote
+
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -13,6 +15,7 @@ from django.http import (
     HttpResponseBadRequest,
     JsonResponse,
     QueryDict,
+    StreamingHttpResponse,
 )
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -24,7 +27,7 @@ from django_htmx.http import HttpResponseClientRedirect, HttpResponseClientRefre
 
 import rules
 from accounts.http import AuthenticatedHttpRequest, HtmxHttpRequest
-from games import selectors, services, throttle
+from games import export, selectors, services, throttle
 from games.boardview import Draft, card_zones, game_page, replay_page
 from games.decorators import poll
 from games.forms import JoinByCodeForm, NewGameForm, NewMultiGameForm
@@ -200,6 +203,17 @@ def game_record(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         raise Http404(_("The record is available once the game is over."))
     response = JsonResponse(rules.game_to_record(state), json_dumps_params={"indent": 1})
     response["Content-Disposition"] = f'attachment; filename="limes-game-{game.pk}.json"'
+    return response
+
+
+@login_required
+def data_export(request: AuthenticatedHttpRequest) -> StreamingHttpResponse:
+    """The signed-in player's data: their profile and every game of theirs, as one zip."""
+    response = StreamingHttpResponse(
+        export.iter_data_export(request.user), content_type="application/zip"
+    )
+    name = f"limes-data-{request.user.username}.zip"
+    response["Content-Disposition"] = f'attachment; filename="{quote(name)}"'
     return response
 
 

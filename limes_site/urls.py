@@ -7,6 +7,7 @@ from django.urls import include, path
 from django.views.i18n import set_language
 
 import accounts.urls
+import games.views
 import leaderboards.views
 
 # Registers the <name:…> and <code:…> converters before the URL maps below use them.
@@ -16,6 +17,7 @@ import limes_site.converters  # noqa: F401
 # boards (it shows their statistics); one namespace, so the names stay accounts:*.
 players = [
     *accounts.urls.urlpatterns,
+    path("settings/data.zip", games.views.data_export, name="data_export"),
     path("<name:username>/", leaderboards.views.profile, name="profile"),
 ]
 
