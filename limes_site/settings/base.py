@@ -38,6 +38,8 @@ INSTALLED_APPS = [
     "csp",
     "allauth",
     "allauth.account",
+    # The account's signed-in sessions (accounts/sessions/), to sign the others out.
+    "allauth.usersessions",
     "django_htmx",
     # Wraps the template loaders itself (see template_partials.apps), so that
     # "page.html#fragment" names load a single partial.
