@@ -40,6 +40,8 @@ INSTALLED_APPS = [
     "allauth.account",
     # The account's signed-in sessions (accounts/sessions/), to sign the others out.
     "allauth.usersessions",
+    # Two-factor sign-in: authenticator apps with recovery codes, and passkeys.
+    "allauth.mfa",
     "django_htmx",
     # Wraps the template loaders itself (see template_partials.apps), so that
     # "page.html#fragment" names load a single partial.
@@ -198,6 +200,14 @@ LIMES_FORBIDDEN_USERNAME_WORDS = [
 # allauth's defaults stay in force (failed sign-ins: 10 a minute per IP and 5 per
 # five minutes per account); only the sign-in limit is spelt out to show it is wanted.
 ACCOUNT_RATE_LIMITS = {"login_failed": "10/m/ip,5/5m/key"}
+# Two-factor sign-in (allauth.mfa): an authenticator app (TOTP) with recovery codes, and
+# passkeys (WebAuthn) where the browser offers them, for a second step or on their own.
+MFA_SUPPORTED_TYPES = ["totp", "recovery_codes", "webauthn"]
+MFA_PASSKEY_LOGIN_ENABLED = True
+MFA_TOTP_ISSUER = "Limes Online"
+# Whether staff (moderators) must have a second factor before they may open the admin;
+# production requires it.
+LIMES_STAFF_NEED_MFA = False
 # Behind a reverse proxy, the number of proxies whose X-Forwarded-For allauth may trust
 # to find the client's address for rate limiting.
 ALLAUTH_TRUSTED_PROXY_COUNT = int(os.environ.get("DJANGO_TRUSTED_PROXY_COUNT", "0"))

@@ -66,6 +66,9 @@ if not REDIS_URL:  # noqa: F405
         },
     }
 
+# Moderators sign in with a second factor (an authenticator app or a passkey).
+LIMES_STAFF_NEED_MFA = True
+
 ACCOUNT_EMAIL_VERIFICATION = "mandatory"
 ACCOUNT_DEFAULT_HTTP_PROTOCOL = "https"
 

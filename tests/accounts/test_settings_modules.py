@@ -107,3 +107,11 @@ def test_production_sends_the_content_security_policy() -> None:
     assert result.returncode == 0, result.stderr
     assert "script-src 'self'" in result.stdout
     assert "frame-ancestors 'none'" in result.stdout
+
+
+def test_production_requires_a_second_factor_of_moderators() -> None:
+    result = run_django(
+        "from django.conf import settings\nprint(settings.LIMES_STAFF_NEED_MFA)", **PROD_ENV
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "True"
