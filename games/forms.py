@@ -3,8 +3,8 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from games.models import Game, duration_label
-from games.services import DEFAULT_ROUND_SECONDS, ROUND_SECONDS
+from games.models import BotLevel, Game, duration_label
+from games.services import DEFAULT_ROUND_SECONDS, MAX_SEATS, ROUND_SECONDS
 
 
 class NewGameForm(forms.Form):
@@ -57,6 +57,28 @@ class NewMultiGameForm(NewGameForm):
         help_text=_("Otherwise only players with the invitation link or code can join."),
     )
 
+    bots = forms.TypedChoiceField(
+        label=_("Computer players"),
+        choices=[(n, str(n)) for n in range(MAX_SEATS)],
+        coerce=int,
+        initial=0,
+        required=False,
+        empty_value=None,
+        help_text=_("They play each round at once. A game with computer players is not rated."),
+    )
+    bot_level = forms.ChoiceField(
+        label=_("Their level"),
+        choices=BotLevel.choices,
+        initial=BotLevel.REFERENCE,
+        required=False,
+    )
+
+    @property
+    def bot_levels(self) -> list[str]:
+        """The level of each computer seat to open the game with."""
+        level = self.cleaned_data["bot_level"] or BotLevel.REFERENCE
+        return [level] * int(self.cleaned_data["bots"] or 0)
+
     @property
     def round_seconds(self) -> int:
         """The time per round for the chosen pace."""
@@ -75,3 +97,9 @@ class JoinByCodeForm(forms.Form):
         if not (code.isascii() and code.isalnum()):
             raise forms.ValidationError(_("An invitation code has only letters and digits."))
         return code
+
+
+class AddBotForm(forms.Form):
+    level = forms.ChoiceField(
+        label=_("Level"), choices=BotLevel.choices, initial=BotLevel.REFERENCE
+    )

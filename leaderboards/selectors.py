@@ -18,10 +18,11 @@ from django.db.models import Count, Model, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+import games.selectors
 import rules
 from accounts.models import User
 from games.daily import FIRST_DAY, today
-from games.models import Game, Ruleset, Seat, SoloResult
+from games.models import DailyPar, Game, Ruleset, Seat, SoloResult
 from leaderboards.daily import week_start
 from leaderboards.models import (
     PROVISIONAL_GAMES,
@@ -400,3 +401,8 @@ def player_statistics(user: User) -> PlayerStatistics:
         ratings=ratings,
         rating_history=rating_history,
     )
+
+
+def daily_par(*, day: datetime.date, ruleset: str = Ruleset.STANDARD) -> DailyPar | None:
+    """The day's par as stored (pending, done), or ``None`` if nobody has asked for it."""
+    return games.selectors.daily_par_of(day, ruleset)

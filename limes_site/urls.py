@@ -12,6 +12,7 @@ import leaderboards.views
 
 # Registers the <name:…> and <code:…> converters before the URL maps below use them.
 import limes_site.converters  # noqa: F401
+from limes_site.observability import health
 
 # A player's pages: their account's, and the public profile, whose view belongs to the
 # boards (it shows their statistics); one namespace, so the names stay accounts:*.
@@ -22,6 +23,7 @@ players = [
 ]
 
 urlpatterns = [
+    path("health/", health, name="health"),
     path("admin/", admin.site.urls),
     path("accounts/", include("allauth.urls")),
     path("players/", include((players, accounts.urls.app_name))),

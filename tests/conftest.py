@@ -128,3 +128,14 @@ def race() -> Race:
     ``postgres``, with ``django_db(transaction=True)``).
     """
     return _race
+
+
+@pytest.fixture
+def committed(django_capture_on_commit_callbacks: Any) -> Callable[[], Any]:
+    """A block whose on-commit callbacks (the tasks it queues) run as a real commit would.
+
+    Tests run inside a transaction that never commits, so ``with committed(): …`` is how
+    a test sees computer players move, analyses and pars computed (by the immediate task
+    backend), callbacks queued by those callbacks included.
+    """
+    return lambda: django_capture_on_commit_callbacks(execute=True)

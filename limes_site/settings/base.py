@@ -59,6 +59,8 @@ INSTALLED_APPS = [
 TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
 
 MIDDLEWARE = [
+    # First, so its line's duration and query count cover every other middleware.
+    "limes_site.observability.RequestLogMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # Before anything reads a form body: Django's error pages cannot read some of them.
     "limes_site.middleware.RejectUndecodableFormsMiddleware",
@@ -244,3 +246,45 @@ LIMES_DECK = os.environ.get("LIMES_DECK")
 # out tomorrow's cards from the code. Empty: games.daily derives one from SECRET_KEY,
 # which production requires; set it to keep the days' cards when SECRET_KEY is rotated.
 LIMES_DAILY_SECRET = os.environ.get("LIMES_DAILY_SECRET", "")
+
+# -- Operations: request logs, error reports ---------------------------------------------
+# (kept together so that other settings blocks can change without touching this one)
+
+# One JSON line per request on stderr (limes_site.observability.RequestLogMiddleware); the
+# process manager (systemd's journal, the cluster script's log files) keeps them.
+LOGGING: dict[str, Any] = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"json": {"()": "limes_site.observability.JsonFormatter"}},
+    "handlers": {
+        "console": {"class": "logging.StreamHandler"},
+        "json": {"class": "logging.StreamHandler", "formatter": "json"},
+    },
+    "root": {"handlers": ["console"], "level": "WARNING"},
+    "loggers": {
+        "limes.request": {"handlers": ["json"], "level": "INFO", "propagate": False},
+        "limes.health": {"handlers": ["json"], "level": "WARNING", "propagate": False},
+    },
+}
+
+# Several sites (or test clusters) may share one Redis server: each keeps to its own keys.
+for _cache in CACHES.values():
+    if "redis" in _cache["BACKEND"]:
+        _cache["KEY_PREFIX"] = os.environ.get("LIMES_CACHE_PREFIX", "")
+
+# Errors go to Sentry when SENTRY_DSN is set, and nowhere new otherwise.
+SENTRY_DSN = os.environ.get("SENTRY_DSN", "")
+if SENTRY_DSN:
+    import sentry_sdk
+
+    sentry_sdk.init(
+        dsn=SENTRY_DSN,
+        environment=os.environ.get("SENTRY_ENVIRONMENT", "production"),
+        traces_sample_rate=float(os.environ.get("SENTRY_TRACES_SAMPLE_RATE", "0")),
+        # Players' addresses, cookies and names stay out of the reports.
+        send_default_pii=False,
+    )
+
+# Seconds of search the daily challenge's par may take (rules.hindsight_best's budget), once
+# a day in the background.
+LIMES_PAR_BUDGET = float(os.environ.get("LIMES_PAR_BUDGET", "5"))

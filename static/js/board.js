@@ -1,4 +1,4 @@
-// Keyboard play: R / Shift+R turn the card, Enter commits, 1-9 pick a + slot.
+// Keyboard play: R / Shift+R turn the card, Enter commits, 1-9 pick a + slot, H asks for a hint.
 // Every action is a link or button already on the page; this only clicks them.
 document.addEventListener("keydown", (event) => {
   if (event.ctrlKey || event.metaKey || event.altKey) return;
@@ -9,6 +9,7 @@ document.addEventListener("keydown", (event) => {
   let element = null;
   if (event.key === "r") element = board.querySelector('[data-key="rotate"]');
   else if (event.key === "R") element = board.querySelector('[data-key="rotate-left"]');
+  else if (event.key === "h" || event.key === "H") element = board.querySelector('[data-key="hint"]:not([disabled])');
   else if (event.key === "Enter" && !(target instanceof HTMLAnchorElement)) {
     element = board.querySelector('[data-key="commit"]:not([disabled])');
   } else if (/^[1-9]$/.test(event.key)) {
