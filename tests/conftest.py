@@ -142,6 +142,8 @@ def committed(django_capture_on_commit_callbacks: Any) -> Callable[[], Any]:
     backend), callbacks queued by those callbacks included.
     """
     return lambda: django_capture_on_commit_callbacks(execute=True)
+
+
 def pytest_sessionstart(session: pytest.Session) -> None:
     # Pages are checked in every language: compile the catalogues that changed, so that a
     # bare `pytest` after `scripts/messages` tests the translations as they stand.
