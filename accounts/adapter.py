@@ -46,6 +46,12 @@ def forbidden_word_in(username: str) -> str | None:
 class AccountAdapter(DefaultAccountAdapter):  # type: ignore[misc]
     """allauth hooks for Limes Online."""
 
+    def _get_login_attempts_cache_key(self, request: HttpRequest, **credentials: Any) -> str:
+        # Failed sign-ins are counted per account *and* address: someone guessing from one
+        # address locks only themselves out of it, never the player from their own.
+        account = super()._get_login_attempts_cache_key(request, **credentials)
+        return f"{account}:{self.get_client_ip(request)}"
+
     def clean_username(self, username: str, shallow: bool = False) -> str:
         """Refuse reserved and offensive names, then allauth's checks."""
         if username.lower().startswith(DELETED_USERNAME_PREFIX):

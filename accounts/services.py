@@ -9,6 +9,7 @@ from django.utils import timezone
 
 from accounts.adapter import DELETED_USERNAME_PREFIX
 from accounts.models import User
+from accounts.signals import user_deleting
 
 
 @transaction.atomic
@@ -40,8 +41,10 @@ def user_delete(*, user: User) -> User:
     """Anonymise the account so the player's games stay, shown as by "deleted player".
 
     Personal data goes, the account can no longer sign in, and every session it has is
-    ended.
+    ended. First, in the same transaction, ``user_deleting`` lets the games app take the
+    player out of every game in play or waiting, as a ban does.
     """
+    user_deleting.send(sender=User, user=user)
     user.username = _free_deleted_username(user)
     user.email = ""
     user.first_name = ""

@@ -45,6 +45,7 @@ from benchmarks.play_http import (
     GAME_PATH,
     HEADER_TOKEN,
     Landscape,
+    page_poll_token,
     page_round,
     page_version,
 )
@@ -112,6 +113,8 @@ class SignedIn(HttpUser):
         self.player = _sessions[index]
         self.client.cookies.set("sessionid", self.player["sessionid"])
         self.csrf = ""
+        # Each game page's poll token, by game address (see play_http.page_poll_token).
+        self.poll_tokens: dict[str, str] = {}
 
     def get(self, path: str, name: str, *, htmx: bool = False) -> str:
         headers = {"HX-Request": "true"} if htmx else None
@@ -222,6 +225,7 @@ class MultiPlayer(SignedIn):
                 return
             fields = landscape.next_turn(found, round_number)
             version = page_version(found)
+            self.poll_tokens[url] = page_poll_token(found) or self.poll_tokens.get(url, "")
             thought = self.think()
             # The page keeps polling while its player thinks (draft=1: keep the draft).
             while thought > 0:
@@ -247,6 +251,7 @@ class MultiPlayer(SignedIn):
             if shown and shown[0] == round_number:
                 return page
             version = page_version(page)
+            self.poll_tokens[url] = page_poll_token(page) or self.poll_tokens.get(url, "")
             time.sleep(POLL_SECONDS)
             update = None if version is None else self.poll(url, version, draft=0)
             if update is None:
@@ -265,7 +270,9 @@ class MultiPlayer(SignedIn):
 
     def poll(self, url: str, version: int, draft: int, status: str = "active") -> str | None:
         """``""`` if nothing is new, the update if something is, None if the page must reload."""
-        query = f"?v={version}&s={status}&draft={draft}"
+        # The page's token: without it a game's poll answers like a missing game.
+        token = self.poll_tokens.get(url, "")
+        query = f"?v={version}&s={status}&draft={draft}&t={token}"
         with self.client.get(
             f"{url}poll/{query}", name="poll", headers={"HX-Request": "true"}, catch_response=True
         ) as answer:
@@ -302,6 +309,7 @@ class Opener(MultiPlayer):
         page = self.get(url, "game page")
         code = INVITE.search(page)
         version = page_version(page)
+        self.poll_tokens[url] = page_poll_token(page) or ""
         if code is None or version is None:
             return None
         _open_games.put((url, code.group(1)))

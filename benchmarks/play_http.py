@@ -39,6 +39,15 @@ def turn_fields(turn: rules.Turn) -> dict[str, str]:
     return fields
 
 
+POLL_TOKEN = re.compile(r"/poll/\?[^\"]*?&amp;t=([0-9a-f]+)")
+
+
+def page_poll_token(html: str) -> str | None:
+    """The token the page's poller sends (the game's polls answer 404 without it)."""
+    match = POLL_TOKEN.search(html)
+    return match.group(1) if match else None
+
+
 def page_round(html: str) -> tuple[int, int] | None:
     """The round and card number the page asks this player to play, or None."""
     card = CARD.search(html)

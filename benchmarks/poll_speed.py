@@ -30,6 +30,7 @@ HTMX: dict[str, Any] = {"HTTP_HX_REQUEST": "true"}
 
 
 def run(games: int, polls: int) -> None:
+    from django.conf import settings
     from django.db import connection
     from django.test import Client
     from django.test.utils import CaptureQueriesContext
@@ -39,6 +40,7 @@ def run(games: int, polls: int) -> None:
     from accounts.models import User
     from games import selectors, services
     from games.models import Game
+    from games.views import poll_token
 
     password = "pw-limes-bench-1"
     users = []
@@ -62,7 +64,8 @@ def run(games: int, polls: int) -> None:
 
     def poll_url(game: Game, version: int) -> str:
         url = reverse("games:poll", kwargs={"pk": game.pk})
-        return f"{url}?v={version}&s=active&draft=0"
+        token = poll_token(game.pk, client.cookies[settings.SESSION_COOKIE_NAME].value)
+        return f"{url}?v={version}&s=active&draft=0&t={token}"
 
     def commit(game: Game, user: User) -> None:
         game.refresh_from_db()

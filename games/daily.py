@@ -9,6 +9,10 @@ import hmac
 from django.conf import settings
 from django.utils import timezone
 
+# The first day of the daily challenge: pages of earlier days do not exist (and a day
+# like 0001-01-01 would have no day before it to link to).
+FIRST_DAY = datetime.date(2020, 1, 1)
+
 
 def daily_secret() -> bytes:
     """The key of the daily sequences: ``LIMES_DAILY_SECRET``, or one derived from SECRET_KEY."""

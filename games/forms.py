@@ -95,7 +95,12 @@ class JoinByCodeForm(forms.Form):
     code = forms.CharField(label=_("Invitation code"), max_length=16)
 
     def clean_code(self) -> str:
-        return str(self.cleaned_data["code"]).strip().upper().replace(" ", "")
+        code = str(self.cleaned_data["code"]).strip().upper().replace(" ", "")
+        # Codes are made of ASCII letters and digits; anything else cannot be one (and
+        # would not fit in the invitation's address).
+        if not (code.isascii() and code.isalnum()):
+            raise forms.ValidationError(_("An invitation code has only letters and digits."))
+        return code
 
 
 class AddBotForm(forms.Form):

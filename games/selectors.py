@@ -88,6 +88,20 @@ def rules_game(
     return state
 
 
+def revealed_cards(game: Game) -> list[int]:
+    """The card numbers of the game that have been revealed to its players so far.
+
+    All those of the rounds reached while it runs (the round in play included), those
+    of the rounds played once it is over, none before it starts or if it was cancelled.
+    """
+    if game.status == Game.Status.ACTIVE:
+        return list(game.cards[: game.round])
+    if game.status == Game.Status.FINISHED:
+        played = Move.objects.filter(seat__game=game).aggregate(last=Max("round"))["last"]
+        return list(game.cards[: played or 0])
+    return []
+
+
 def seat_of(seats: Iterable[Seat], user: User | AnonymousUser) -> Seat | None:
     """The user's seat among ``seats``, if any."""
     if not user.is_authenticated:
@@ -115,7 +129,8 @@ def can_watch(game: Game, user: User | AnonymousUser, seat: Seat | None) -> bool
     A game in play or waiting for players is public only if it is listed in the lobby,
     and then only to signed-in players; a finished one is public unless a moderator hid
     it, except that a daily challenge of a day still running is shown only to those who
-    have finished their own attempt of that day.
+    have finished their own attempt of that day, and that nobody sees another game of a
+    day while their own attempt of it is unfinished, whatever the day.
     """
     if seat is not None:
         return True
@@ -125,14 +140,26 @@ def can_watch(game: Game, user: User | AnonymousUser, seat: Seat | None) -> bool
         return False
     if game.hidden and not user.is_staff:
         return False
-    if game.daily is not None and game.daily >= timezone.now().date():
-        return (
-            user.is_authenticated
-            and Game.objects.filter(
-                daily=game.daily, created_by=user, status=Game.Status.FINISHED
-            ).exists()
-        )
+    if game.daily is not None:
+        own = daily_attempt_status(user, game.daily)
+        # An attempt started before midnight may be played after it, when that day's
+        # other games turn public: until it ends, its player sees none of them.
+        if own is not None and own != Game.Status.FINISHED:
+            return False
+        if game.daily >= timezone.now().date():
+            return own == Game.Status.FINISHED
     return True
+
+
+def daily_attempt_status(user: User | AnonymousUser, day: datetime.date) -> str | None:
+    """The status of ``user``'s attempt at ``day``'s challenge, or None if they made none."""
+    if not user.is_authenticated:
+        return None
+    return Game.objects.filter(daily=day, created_by=user).values_list("status", flat=True).first()
+
+
+# Open games a lobby page lists; a page's poll redraws only its own.
+LOBBY_PAGE_SIZE = 30
 
 
 def lobby_games() -> QuerySet[Game]:

@@ -72,6 +72,10 @@ MAX_SEATS = 8
 # Readable invitation codes: no 0/O, 1/I/L.
 INVITE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 INVITE_LENGTH = 8
+# Games one player may have waiting for players at once, and solo games in play (the
+# daily challenge aside): enough for anyone, and no flood of the lobby or the tables.
+MAX_OPEN_GAMES = 3
+MAX_SOLO_IN_PLAY = 10
 
 
 @transaction.atomic
@@ -83,7 +87,21 @@ def game_create_solo(
     seed: int | None = None,
     daily: datetime.date | None = None,
 ) -> Game:
-    """Start a solo game for ``user`` with a freshly dealt, server-side card sequence."""
+    """Start a solo game for ``user`` with a freshly dealt, server-side card sequence.
+
+    Raises ``ActionRefused`` when the player already has ``MAX_SOLO_IN_PLAY`` solo games in
+    play (a daily challenge is not counted, nor refused).
+    """
+    if daily is None:
+        _lock_player(user)
+        in_play = Game.objects.filter(
+            mode=Game.Mode.SOLO, status=Game.Status.ACTIVE, created_by=user, daily__isnull=True
+        ).count()
+        if in_play >= MAX_SOLO_IN_PLAY:
+            raise ActionRefused(
+                _("You have %d solo games in play: finish or resign one first.") % in_play,
+                status=409,
+            )
     seed, the_deck, cards = _deal(seed)
     game = Game(
         mode=Game.Mode.SOLO,
@@ -159,7 +177,8 @@ def game_create_multi(
 
     ``bots``: the level of each computer player to seat at once (up to ``seats_max - 1``).
     It waits for players (in the lobby if ``listed``, else only by its invitation code)
-    until the creator starts it or the last seat is taken.
+    until the creator starts it or the last seat is taken. Raises ``MoveRejected`` when
+    the player already has ``MAX_OPEN_GAMES`` games waiting for players (``ActionRefused``).
     """
     ensure_not_banned(user)
     if not 2 <= seats_max <= MAX_SEATS:
@@ -173,6 +192,13 @@ def game_create_multi(
     round_seconds = round_seconds or DEFAULT_ROUND_SECONDS[Game.Pace(pace)]
     if round_seconds not in ROUND_SECONDS[Game.Pace(pace)]:
         raise ActionRefused(_("That time per round is not offered for this pace."))
+    _lock_player(user)
+    waiting = Game.objects.filter(status=Game.Status.OPEN, created_by=user).count()
+    if waiting >= MAX_OPEN_GAMES:
+        raise ActionRefused(
+            _("You have %d games waiting for players: start or cancel one first.") % waiting,
+            status=409,
+        )
     seed, the_deck, cards = _deal(seed)
     game = Game(
         mode=Game.Mode.MULTI,
@@ -247,6 +273,11 @@ def _new_invite_code() -> str:
         code = "".join(secrets.choice(INVITE_ALPHABET) for _ in range(INVITE_LENGTH))
         if not Game.objects.filter(invite_code=code).exists():
             return code
+
+
+def _lock_player(user: User) -> None:
+    # The player's row lock makes a count of their games exact when two requests race.
+    User.objects.select_for_update().filter(pk=user.pk).first()
 
 
 def ensure_not_banned(user: User) -> None:
@@ -624,6 +655,15 @@ def user_resign_everywhere(*, user: User, status: str = Seat.Status.RESIGNED) ->
             continue  # the game moved on meanwhile (started, ended): nothing to leave
         count += 1
     return count
+
+
+def user_leave_games_on_delete(*, user: User, **kwargs: object) -> None:
+    """Receiver of ``accounts.signals.user_deleting``: a deleted account plays no more.
+
+    Runs inside the deletion's transaction: its solo games end, its games in play go on
+    without it, the games it opened are cancelled and it leaves those it joined.
+    """
+    user_resign_everywhere(user=user)
 
 
 def deadlines_enforce(*, game: Game, now: datetime.datetime | None = None) -> bool:

@@ -29,5 +29,5 @@ urlpatterns = [
     path("lobby/", views.lobby, name="lobby"),
     path("lobby/poll/", views.lobby_poll, name="lobby_poll"),
     path("join/", views.join_by_code, name="join_code"),
-    path("join/<str:code>/", views.join_by_code, name="join"),
+    path("join/<code:code>/", views.join_by_code, name="join"),
 ]

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import datetime
+from urllib.parse import quote
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -15,10 +17,12 @@ from django.http import (
     HttpResponseBadRequest,
     JsonResponse,
     QueryDict,
+    StreamingHttpResponse,
 )
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.crypto import constant_time_compare, salted_hmac
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
@@ -26,7 +30,7 @@ from django_htmx.http import HttpResponseClientRedirect, HttpResponseClientRefre
 
 import rules
 from accounts.http import AuthenticatedHttpRequest, HtmxHttpRequest
-from games import analysis, selectors, services
+from games import analysis, export, selectors, services, throttle
 from games.boardview import Draft, card_zones, game_page, landscape_view, replay_page
 from games.decorators import poll
 from games.forms import AddBotForm, JoinByCodeForm, NewGameForm, NewMultiGameForm
@@ -70,11 +74,15 @@ def game_new(request: AuthenticatedHttpRequest) -> HttpResponse:
     if not form.is_valid():
         messages.error(request, _("Please choose the variants again."))
         return redirect("games:home")
-    game = services.game_create_solo(
-        user=request.user,
-        diagonal=form.cleaned_data["diagonal"],
-        ferryman=form.cleaned_data["ferryman"],
-    )
+    try:
+        game = services.game_create_solo(
+            user=request.user,
+            diagonal=form.cleaned_data["diagonal"],
+            ferryman=form.cleaned_data["ferryman"],
+        )
+    except services.ActionRefused as error:
+        messages.error(request, error.messages[0])
+        return redirect("games:home")
     return redirect("games:detail", pk=game.pk)
 
 
@@ -124,6 +132,7 @@ def _render_game(
     )
     if with_table:
         context.update(_page_extras(request, game, seat, final="final" in context))
+    context["poll_token"] = poll_token(game.pk, _session_cookie(request))
     return render(request, template, context, status=status)
 
 
@@ -174,6 +183,20 @@ def _play_again(game: Game) -> dict[str, object]:
     if game.listed:
         fields.append(("listed", "on"))
     return {"url": reverse("games:new_multi"), "fields": fields}
+
+
+def poll_token(pk: int, session_cookie: str) -> str:
+    """What a game page gives its polls to show it was drawn for this browser session.
+
+    A poll that finds nothing new must not load the session, yet must not tell anyone
+    else that the game exists or how far it is: the token, checked without a query,
+    proves that the permission check of the page already let this session watch.
+    """
+    return salted_hmac("games.poll", f"{pk}:{session_cookie}").hexdigest()[:32]
+
+
+def _session_cookie(request: HtmxHttpRequest) -> str:
+    return request.COOKIES.get(settings.SESSION_COOKIE_NAME, "")
 
 
 @login_required
@@ -253,6 +276,17 @@ def game_record(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     return response
 
 
+@login_required
+def data_export(request: AuthenticatedHttpRequest) -> StreamingHttpResponse:
+    """The signed-in player's data: their profile and every game of theirs, as one zip."""
+    response = StreamingHttpResponse(
+        export.iter_data_export(request.user), content_type="application/zip"
+    )
+    name = f"limes-data-{request.user.username}.zip"
+    response["Content-Disposition"] = f'attachment; filename="{quote(name)}"'
+    return response
+
+
 # -- multiplayer -------------------------------------------------------------------------
 
 
@@ -271,14 +305,27 @@ def lobby_poll(request: HtmxHttpRequest) -> HttpResponse:
 
 def _render_lobby(request: HtmxHttpRequest, template: str) -> HttpResponse:
     signature = selectors.lobby_signature()
+    page = _lobby_page_number(request)
+    size = selectors.LOBBY_PAGE_SIZE
+    games = list(selectors.lobby_games()[(page - 1) * size : page * size + 1])
     context = {
-        "games": selectors.lobby_games(),
+        "games": games[:size],
+        "page": page,
+        "has_next": len(games) > size,
         "watch": selectors.games_to_watch() if request.user.is_authenticated else [],
         "signature": signature,
         "form": NewMultiGameForm(),
         "code_form": JoinByCodeForm(),
     }
     return render(request, template, context)
+
+
+def _lobby_page_number(request: HtmxHttpRequest) -> int:
+    value = request.GET.get("page", "1")
+    # ASCII digits only ("²" is a digit to str.isdigit), and no more pages than games.
+    if not (value.isascii() and value.isdigit()) or len(value) > 6:
+        return 1
+    return max(1, int(value))
 
 
 @login_required
@@ -433,8 +480,13 @@ def join_by_code(request: AuthenticatedHttpRequest, code: str | None = None) -> 
             messages.error(request, _("Enter the invitation code you were given."))
             return redirect("games:lobby")
         return redirect("games:join", code=form.cleaned_data["code"])
+    # Every look-up waits while too many wrong guesses are counted, the right code too:
+    # otherwise guessing could go on, with only the hits answered.
+    if throttle.code_guesses_blocked(request):
+        return render(request, "429.html", status=429)
     game = Game.objects.filter(invite_code=code.upper()).first()
     if game is None:
+        throttle.code_miss_record(request)
         messages.error(request, _("No game has the invitation code %s.") % code)
         return redirect("games:lobby")
     if request.method == "POST":
@@ -458,9 +510,15 @@ def game_poll(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Has the game changed since version ``v``? 204 if not; else the parts to redraw.
 
     The unchanged answer, which almost every poll gets, reads the version from the cache
-    (``games.pollstate``), not the database, and does not even load the session: the
-    version number tells nobody anything.
+    (``games.pollstate``), not the database, and does not even load the session; the
+    page's token (``poll_token``) shows that this session may watch the game, and without
+    it the game answers as a missing one.
     """
+    if not constant_time_compare(
+        request.GET.get("t", ""), poll_token(pk, _session_cookie(request))
+    ):
+        # Without a page drawn for this session, a game is as missing as one that is.
+        raise Http404(_("No such game."))
     try:
         version = int(request.GET.get("v", ""))
     except ValueError:
@@ -479,7 +537,7 @@ def game_poll(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     # A player in the middle of a draft keeps it (only the table is redrawn) unless the
     # draft is over for them: they timed out, say.
     drafting = request.GET.get("draft") == "1" and "round" in context
-    context.update(poll=True, with_board=not drafting)
+    context.update(poll=True, with_board=not drafting, poll_token=request.GET["t"])
     return render(request, "games/_update.html", context)
 
 

@@ -21,7 +21,7 @@ from django.utils.translation import gettext_lazy as _
 import games.selectors
 import rules
 from accounts.models import User
-from games.daily import today
+from games.daily import FIRST_DAY, today
 from games.models import SOLO_RATING_LABELS, DailyPar, Game, Ruleset, Seat, SoloResult
 from leaderboards.daily import week_start
 from leaderboards.models import (
@@ -39,6 +39,8 @@ if TYPE_CHECKING:
     from django_stubs_ext import StrOrPromise
 
 PAGE_SIZE = 50
+# The last page number a board answers (5 million rows); past it, a page is not found.
+MAX_PAGE = 100_000
 BAND_LABELS = SOLO_RATING_LABELS
 # A rating drops off the board after this long without a rated game (it is kept).
 INACTIVE_AFTER = datetime.timedelta(days=90)
@@ -254,8 +256,9 @@ def daily_attempt(*, user: User, day: datetime.date) -> DailyAttempt:
 
 
 def daily_days(*, before: datetime.date, count: int = 14) -> list[datetime.date]:
-    """The days before ``before`` to offer as links (the challenge has no start date)."""
-    return [before - datetime.timedelta(days=n) for n in range(1, count + 1)]
+    """The days before ``before`` to offer as links, back to the challenge's first day."""
+    days = (before - FIRST_DAY).days
+    return [before - datetime.timedelta(days=n) for n in range(1, min(count, days) + 1)]
 
 
 # Statistics for the profile page

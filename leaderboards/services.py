@@ -17,6 +17,7 @@ from typing import Any
 from django.db import connection, transaction
 from django.db.models import Count, F, Max, Q, QuerySet, Sum
 from django.db.models.functions import Coalesce, Greatest
+from django.utils import timezone
 
 import rules
 from accounts.models import User
@@ -254,6 +255,11 @@ def _game_rate(game: Game, seats: list[Seat]) -> None:
     user_ids = [seat.user_id for seat in placed if seat.user_id is not None]
     assert len(user_ids) == len(placed)
     ratings = _locked_ratings(user_ids=user_ids, ruleset=game.ruleset)
+    # Stamped again under the ratings' locks: games sharing a player are rated in the
+    # order they hold these locks, and ``ratings_recompute`` replays them by this time,
+    # so the two orders must be one. Stamped before the locks, a game that waited for
+    # them would be replayed before the game it waited for.
+    game.finished_at = timezone.now()
     before = [ratings[user_id] for user_id in user_ids]
     after = rate(
         [Skill(r.mu, r.sigma) for r in before],

@@ -8,10 +8,10 @@ app_name = "leaderboards"
 
 urlpatterns = [
     path("leaderboards/", views.board_index, name="index"),
-    path("leaderboards/<str:ruleset>/<str:kind>/", views.board_page, name="board"),
+    path("leaderboards/<name:ruleset>/<name:kind>/", views.board_page, name="board"),
     path("daily/", views.daily_page, name="daily"),
     path("daily/start/", views.daily_start, name="daily_start"),
     path("daily/abandon/", views.daily_abandon, name="daily_abandon"),
-    path("daily/<str:day>/", views.daily_page, name="daily_day"),
-    path("daily/<str:day>/par/", views.daily_par, name="daily_par"),
+    path("daily/<name:day>/", views.daily_page, name="daily_day"),
+    path("daily/<name:day>/par/", views.daily_par, name="daily_par"),
 ]

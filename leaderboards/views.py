@@ -21,7 +21,7 @@ from django.views.decorators.http import require_POST
 import games.services
 from accounts.http import AuthenticatedHttpRequest, HtmxHttpRequest
 from accounts.models import User
-from games.daily import today
+from games.daily import FIRST_DAY, today
 from games.models import Ruleset
 from leaderboards import charts, selectors
 from leaderboards.rating import display_rating
@@ -76,9 +76,13 @@ def _shown_rows(
 
 def _page_number(request: HtmxHttpRequest) -> int:
     try:
-        return max(1, int(request.GET.get("page", "1")))
+        page = int(request.GET.get("page", "1"))
     except ValueError:
         return 1
+    # Far past any board's end, the offset would not even fit the database's integers.
+    if page > selectors.MAX_PAGE:
+        raise Http404(_("No such page."))
+    return max(1, page)
 
 
 def _viewer(request: HtmxHttpRequest) -> User | None:
@@ -129,6 +133,8 @@ def daily_page(request: HtmxHttpRequest, day: str | None = None) -> HttpResponse
             shown = datetime.date.fromisoformat(day)
         except ValueError:
             raise Http404(_("No such day.")) from None
+        if shown < FIRST_DAY:
+            raise Http404(_("The daily challenge had not begun on that day."))
         if shown > current:
             raise Http404(_("That day's challenge has not begun."))
         if shown == current:
@@ -140,7 +146,9 @@ def daily_page(request: HtmxHttpRequest, day: str | None = None) -> HttpResponse
         if viewer
         else selectors.DailyAttempt(None, False)
     )
-    links = shown < current or attempt.finished
+    # Other players' games would show the day's cards: only after one's own attempt
+    # (or, on a day that is over, to those who made none).
+    links = attempt.finished or (shown < current and attempt.game is None)
     # The par, like the landscapes, waits for the viewer's own attempt on a running day.
     par = selectors.daily_par(day=shown) if links else None
     bot_score = par.bot_score if par is not None and par.is_done else None
@@ -154,9 +162,8 @@ def daily_page(request: HtmxHttpRequest, day: str | None = None) -> HttpResponse
         "is_today": shown == current,
         "attempt": attempt,
         "board": board,
-        # Other players' games of a running day would show its cards: only after one's own.
         "links": links,
-        "previous_day": shown - datetime.timedelta(days=1),
+        "previous_day": shown - datetime.timedelta(days=1) if shown > FIRST_DAY else None,
         "next_day": shown + datetime.timedelta(days=1) if shown < current else None,
         "days": selectors.daily_days(before=shown),
     }
@@ -202,7 +209,7 @@ def daily_par(request: HtmxHttpRequest, day: str) -> HttpResponse:
     except ValueError:
         raise Http404(_("No such day.")) from None
     current = today()
-    if shown > current:
+    if shown > current or shown < FIRST_DAY:
         raise Http404(_("That day's challenge has not begun."))
     viewer = _viewer(request)
     attempt = (
@@ -210,7 +217,9 @@ def daily_par(request: HtmxHttpRequest, day: str) -> HttpResponse:
         if viewer
         else selectors.DailyAttempt(None, False)
     )
-    if shown == current and not attempt.finished:
+    # As for the day's landscapes: after one's own attempt, or on a day that is over to
+    # those who made none; never while one's attempt of that day is unfinished.
+    if not (attempt.finished or (shown < current and attempt.game is None)):
         raise Http404(_("The par is shown once you have finished your own attempt."))
     context = {
         "day": shown,

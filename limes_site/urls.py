@@ -7,7 +7,11 @@ from django.urls import include, path
 from django.views.i18n import JavaScriptCatalog
 
 import accounts.urls
+import games.views
 import leaderboards.views
+
+# Registers the <name:…> and <code:…> converters before the URL maps below use them.
+import limes_site.converters  # noqa: F401
 from accounts.views import language_set
 from limes_site.observability import health
 
@@ -15,7 +19,8 @@ from limes_site.observability import health
 # boards (it shows their statistics); one namespace, so the names stay accounts:*.
 players = [
     *accounts.urls.urlpatterns,
-    path("<str:username>/", leaderboards.views.profile, name="profile"),
+    path("settings/data.zip", games.views.data_export, name="data_export"),
+    path("<name:username>/", leaderboards.views.profile, name="profile"),
 ]
 
 urlpatterns = [

@@ -17,8 +17,7 @@ from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Model, QuerySet
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
-from django.shortcuts import get_object_or_404
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.translation import gettext as _
@@ -162,7 +161,10 @@ class ReasonActionsMixin(ModelAdminBase):
         """One action on one object, from the button on its page."""
         spec = next((s for s in self.reason_actions if s.name == action), None)
         queryset = self.get_queryset(request)
-        obj = get_object_or_404(queryset, pk=object_id)
+        # The admin's own lookup: an id that is not one (letters, NUL) finds nothing.
+        obj = self.get_object(request, object_id)
+        if obj is None:
+            raise Http404(_("No such object."))
         if spec is None or not self.has_change_permission(request, obj):
             raise PermissionDenied
         response = run(spec, self, request, queryset.filter(pk=obj.pk))

@@ -16,6 +16,7 @@ from django.utils.translation import ngettext
 import rules
 from games.admin import SeatInline
 from games.models import SOLO_RATING_LABELS, Game, SoloResult
+from games.selectors import revealed_cards
 from moderation import services as moderation
 from moderation.admin_actions import ModelAdminBase, ReasonAction, ReasonActionsMixin
 from moderation.models import SuspiciousResult
@@ -101,7 +102,8 @@ class ReadOnlyForModeratorsMixin(ModelAdminBase):
         if request.user.is_superuser:
             return fields
         model = self.model
-        return [*fields, *(f.name for f in model._meta.fields if f.name not in fields)]
+        hidden = {*fields, *(self.exclude or ())}
+        return [*fields, *(f.name for f in model._meta.fields if f.name not in hidden)]
 
 
 @admin.register(Game)
@@ -120,11 +122,13 @@ class GameAdmin(ReasonActionsMixin, ReadOnlyForModeratorsMixin, admin.ModelAdmin
     search_fields = ("id", "seats__user__username")
     date_hierarchy = "created_at"
     raw_id_fields = ("created_by",)
-    # The card sequence and seed decide the game; they are not edited by hand. Hiding goes
-    # through the actions so that it is logged and the boards follow.
+    # The card sequence and seed decide the game; they are not edited by hand, and the
+    # seed and the cards not yet revealed are shown to nobody, superusers included (a
+    # moderator plays too, today's daily challenge among others). Hiding goes through the
+    # actions so that it is logged and the boards follow.
+    exclude = ("seed", "cards")
     readonly_fields = (
-        "seed",
-        "cards",
+        "cards_revealed",
         "deck_name",
         "round",
         "created_at",
@@ -134,6 +138,10 @@ class GameAdmin(ReasonActionsMixin, ReadOnlyForModeratorsMixin, admin.ModelAdmin
     )
     inlines = [SeatInline]
     reason_actions = (HIDE_GAME, UNHIDE_GAME)
+
+    @admin.display(description=_("cards revealed"))
+    def cards_revealed(self, game: Game) -> str:
+        return ", ".join(str(number) for number in revealed_cards(game)) or "–"
 
 
 class BandFilter(admin.SimpleListFilter):

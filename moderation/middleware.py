@@ -1,12 +1,17 @@
-"""Keeps banned players out and holds renamed ones at the choose-a-name page."""
+"""Keeps banned players out, holds renamed ones at the choose-a-name page, and keeps staff
+without a second factor out of the admin where that is required (production)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+from allauth.mfa.utils import is_mfa_enabled
+from django.conf import settings
+from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django_htmx.http import HttpResponseClientRedirect
 
 from accounts.adapter import remember_ban
@@ -40,6 +45,18 @@ class ModerationMiddleware:
                 return _redirect(request, reverse("moderation:banned"))
             if user.must_rename and not _may_pass_while_renaming(request.path):
                 return _redirect(request, reverse("moderation:rename"))
+            if (
+                user.is_staff
+                and settings.LIMES_STAFF_NEED_MFA
+                and request.path.startswith(reverse("admin:index"))
+                and not is_mfa_enabled(user)
+            ):
+                # The admin bans, hides and renames: only with a second factor.
+                messages.warning(
+                    request,
+                    _("Set up two-factor authentication before opening the moderation pages."),
+                )
+                return _redirect(request, reverse("mfa_index"))
         return None
 
 

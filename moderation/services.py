@@ -291,8 +291,9 @@ def report_create(
 ) -> Report:
     """File ``reporter``'s report about ``target``.
 
-    Raises ``ValidationError`` when the player reports themselves, already has an open
-    report about the same player, or has filed too many reports this hour.
+    Raises ``ValidationError`` when the player reports themselves, has filed too many
+    reports this hour, or already has an open report about the same player (checked in
+    that order). A ``game`` the target did not play in is dropped, without a word.
     """
     try:
         with transaction.atomic():
@@ -313,10 +314,6 @@ def _report_create(
         raise ValidationError(_("You cannot report yourself."), code="self")
     if target.is_deleted:
         raise ValidationError(_("This account no longer exists."), code="deleted")
-    if game is not None and not game.seats.filter(user=target).exists():
-        raise ValidationError(
-            _("%(name)s did not play in that game.") % {"name": target.username}, code="game"
-        )
     # The reporter's row lock makes the hourly count exact when two reports race.
     User.objects.select_for_update().filter(pk=reporter.pk).first()
     limit = reports_per_hour()
@@ -329,6 +326,10 @@ def _report_create(
         )
     if report_open_exists(reporter=reporter, target=target):
         raise _already_reported(target)
+    if game is not None and not game.seats.filter(user=target).exists():
+        # Not refused, and not said: the answer must not tell who played in a game. The
+        # report stands, about the player alone.
+        game = None
     report = Report(
         reporter=reporter, target=target, category=category, text=text.strip(), game=game
     )

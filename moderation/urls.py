@@ -8,7 +8,7 @@ app_name = "moderation"
 
 urlpatterns = [
     path("notifications/", views.notification_list, name="notifications"),
-    path("report/<str:username>/", views.report_new, name="report"),
+    path("report/<name:username>/", views.report_new, name="report"),
     path("account-closed/", views.banned, name="banned"),
     path("choose-username/", views.rename, name="rename"),
 ]

@@ -42,7 +42,13 @@ def report_new(request: AuthenticatedHttpRequest, username: str) -> HttpResponse
     """Report ``username`` to the moderators, optionally about one game (``?game=``)."""
     reporter = request.user
     target = get_object_or_404(User, username=username, deleted_at__isnull=True)
-    game = _game(request.GET.get("game") or request.POST.get("game"))
+    game_id = _game_id(request.GET.get("game") or request.POST.get("game"))
+    game = Game.objects.filter(pk=game_id).first() if game_id is not None else None
+    # The page names only a game the reporter may see; of any other it says nothing, not
+    # even whether it exists: the number asked for is merely sent back with the form.
+    shown = (
+        game if game is not None and can_watch(game, reporter, seat_for(game, reporter)) else None
+    )
     if target.pk == reporter.pk:
         messages.error(request, _("You cannot report yourself."))
         return redirect("accounts:profile", username=target.username)
@@ -68,12 +74,12 @@ def report_new(request: AuthenticatedHttpRequest, username: str) -> HttpResponse
                     ),
                 )
                 # Back to the game only if its page will show, else to the profile.
-                if game is not None and can_watch(game, reporter, seat_for(game, reporter)):
-                    return redirect("games:detail", pk=game.pk)
+                if shown is not None:
+                    return redirect("games:detail", pk=shown.pk)
                 return redirect("accounts:profile", username=target.username)
     else:
         form = ReportForm()
-    context = {"form": form, "target": target, "game": game}
+    context = {"form": form, "target": target, "game": shown, "game_id": game_id}
     return render(request, "moderation/report.html", context)
 
 
@@ -118,7 +124,9 @@ def rename(request: AuthenticatedHttpRequest) -> HttpResponse:
     return render(request, "moderation/rename.html", {"form": form})
 
 
-def _game(value: str | None) -> Game | None:
-    if not value or not value.isdigit():
+def _game_id(value: str | None) -> int | None:
+    # str.isdigit() also accepts "²" and other digits int() refuses: ASCII digits only,
+    # and no more than a game id can have.
+    if not value or not (value.isascii() and value.isdigit()) or len(value) > 18:
         return None
-    return Game.objects.filter(pk=int(value)).first()
+    return int(value)

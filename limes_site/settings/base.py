@@ -12,6 +12,7 @@ from typing import Any
 
 import dj_database_url
 import django_stubs_ext
+from csp.constants import NONCE, NONE, SELF, UNSAFE_INLINE
 from django.utils.translation import gettext_lazy as _
 
 # Admin classes name their model (``ModelAdmin[Game]``), as django-stubs types them.
@@ -34,8 +35,13 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "django.contrib.humanize",
+    "csp",
     "allauth",
     "allauth.account",
+    # The account's signed-in sessions (accounts/sessions/), to sign the others out.
+    "allauth.usersessions",
+    # Two-factor sign-in: authenticator apps with recovery codes, and passkeys.
+    "allauth.mfa",
     "django_htmx",
     # Wraps the template loaders itself (see template_partials.apps), so that
     # "page.html#fragment" names load a single partial.
@@ -56,6 +62,8 @@ MIDDLEWARE = [
     # First, so its line's duration and query count cover every other middleware.
     "limes_site.observability.RequestLogMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    # Before anything reads a form body: Django's error pages cannot read some of them.
+    "limes_site.middleware.RejectUndecodableFormsMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -68,6 +76,7 @@ MIDDLEWARE = [
     "accounts.middleware.PlayerLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "allauth.account.middleware.AccountMiddleware",
     # Signs out banned players and holds renamed ones at the choose-a-name page.
@@ -89,6 +98,8 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                # {{ request.csp_nonce }} also as {{ CSP_NONCE }}, for any inline script.
+                "csp.context_processors.nonce",
                 "games.context_processors.my_games",
                 "moderation.context_processors.notifications",
             ],
@@ -130,6 +141,26 @@ else:
             "LOCATION": "limes",
         },
     }
+
+# Content-Security-Policy, for every environment: scripts and styles from this site only
+# (an inline script needs the request's nonce), no plugins, no framing, forms post here.
+# Style attributes stay allowed (the board's grid size, SVG defs, the admin's), style
+# elements do not: htmx is told not to add its own (see base.html's htmx-config).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF, NONCE],
+        "style-src": [SELF],
+        "style-src-attr": [UNSAFE_INLINE],
+        "img-src": [SELF, "data:"],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    },
+}
 
 # Users and authentication
 
@@ -175,6 +206,14 @@ LIMES_FORBIDDEN_USERNAME_WORDS = [
 # allauth's defaults stay in force (failed sign-ins: 10 a minute per IP and 5 per
 # five minutes per account); only the sign-in limit is spelt out to show it is wanted.
 ACCOUNT_RATE_LIMITS = {"login_failed": "10/m/ip,5/5m/key"}
+# Two-factor sign-in (allauth.mfa): an authenticator app (TOTP) with recovery codes, and
+# passkeys (WebAuthn) where the browser offers them, for a second step or on their own.
+MFA_SUPPORTED_TYPES = ["totp", "recovery_codes", "webauthn"]
+MFA_PASSKEY_LOGIN_ENABLED = True
+MFA_TOTP_ISSUER = "Limes Online"
+# Whether staff (moderators) must have a second factor before they may open the admin;
+# production requires it.
+LIMES_STAFF_NEED_MFA = False
 # Behind a reverse proxy, the number of proxies whose X-Forwarded-For allauth may trust
 # to find the client's address for rate limiting.
 ALLAUTH_TRUSTED_PROXY_COUNT = int(os.environ.get("DJANGO_TRUSTED_PROXY_COUNT", "0"))

@@ -57,6 +57,19 @@ STORAGES = {
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
 }
 
+# Throttles (failed sign-ins, invitation codes) must count across every worker: without
+# Redis, the database holds the cache (create its table with `manage.py createcachetable`).
+if not REDIS_URL:  # noqa: F405
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+            "LOCATION": "limes_cache",
+        },
+    }
+
+# Moderators sign in with a second factor (an authenticator app or a passkey).
+LIMES_STAFF_NEED_MFA = True
+
 ACCOUNT_EMAIL_VERIFICATION = "mandatory"
 ACCOUNT_DEFAULT_HTTP_PROTOCOL = "https"
 

@@ -116,6 +116,8 @@ document.addEventListener("click", (event) => {
   }
 });
 
+// The invitation link selects itself when focused, ready to copy (no inline handler: the
+// Content-Security-Policy forbids them).
 document.addEventListener("focusin", (event) => {
   if (event.target instanceof HTMLInputElement && event.target.hasAttribute("data-select-on-focus")) {
     event.target.select();

@@ -191,3 +191,16 @@ def test_throttling_one_account_leaves_others_alone(client: Client, user: User) 
     sign_in(client, other.username)
 
     assert get_user(client) == other
+
+
+def test_failed_sign_ins_from_one_address_do_not_lock_the_player_out_elsewhere(
+    user: User,
+) -> None:
+    attacker, player = Client(REMOTE_ADDR="203.0.113.7"), Client(REMOTE_ADDR="198.51.100.2")
+    for _ in range(6):
+        sign_in(attacker, user.username, "guess")
+    assert "Too many failed login attempts" in sign_in(attacker, user.username, PASSWORD)
+    assert not get_user(attacker).is_authenticated
+    # The player, from their own address, signs in with the right password.
+    sign_in(player, user.username, PASSWORD)
+    assert get_user(player) == user

@@ -74,3 +74,44 @@ def test_cache_is_in_memory_without_redis_url() -> None:
 
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "django.core.cache.backends.locmem.LocMemCache"
+
+
+def test_production_shares_its_cache_between_workers_even_without_redis() -> None:
+    result = run_django(
+        "from django.conf import settings\nprint(settings.CACHES['default']['BACKEND'])",
+        **PROD_ENV,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "django.core.cache.backends.db.DatabaseCache"
+
+
+def test_the_deployment_check_warns_of_a_cache_kept_per_process() -> None:
+    result = run_django(
+        "from django.conf import settings\n"
+        "settings.CACHES['default'] = {'BACKEND': "
+        "'django.core.cache.backends.locmem.LocMemCache'}\n"
+        "from django.core.management import call_command\n"
+        "call_command('check', deploy=True)",
+        **PROD_ENV,
+    )
+    assert "limes.W001" in result.stdout + result.stderr
+
+
+def test_production_sends_the_content_security_policy() -> None:
+    result = run_django(
+        "from django.test import Client\n"
+        "response = Client().get('/i18n/', secure=True, HTTP_HOST='example.org')\n"
+        "print(response['Content-Security-Policy'])",
+        **PROD_ENV,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "script-src 'self'" in result.stdout
+    assert "frame-ancestors 'none'" in result.stdout
+
+
+def test_production_requires_a_second_factor_of_moderators() -> None:
+    result = run_django(
+        "from django.conf import settings\nprint(settings.LIMES_STAFF_NEED_MFA)", **PROD_ENV
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "True"

@@ -33,8 +33,42 @@ def browser() -> Iterator[object]:
         pytest.fail(f"Chromium not found at {CHROMIUM}: install it with apt-get install chromium")
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        new_context = browser.new_context
+
+        def watched_context(*args: object, **kwargs: object) -> object:
+            context = new_context(*args, **kwargs)  # type: ignore[arg-type]
+            context.add_init_script(_REPORT_VIOLATIONS)
+            context.on("console", _record_violation)
+            return context
+
+        browser.new_context = watched_context  # type: ignore[method-assign]
         yield browser
         browser.close()
+
+
+# Every page reports what the Content-Security-Policy blocked, as a console error the
+# tests collect (Chromium's own message may name less).
+_REPORT_VIOLATIONS = """
+document.addEventListener("securitypolicyviolation", (event) => {
+  console.error(`CSP violation: ${event.violatedDirective} blocked ${event.blockedURI} `
+    + `at ${event.sourceFile}:${event.lineNumber}`);
+});
+"""
+_violations: list[str] = []
+
+
+def _record_violation(message: object) -> None:
+    text = str(message.text)  # type: ignore[attr-defined]
+    if "CSP violation" in text or "Content Security Policy" in text:
+        _violations.append(text)
+
+
+@pytest.fixture(autouse=True)
+def no_csp_violations() -> Iterator[None]:
+    """Fails a browser test during which any page broke the Content-Security-Policy."""
+    _violations.clear()
+    yield
+    assert not _violations, "\n".join(_violations)
 
 
 @pytest.fixture

@@ -25,7 +25,7 @@ def sign_in(page: Any, base: str, username: str) -> None:
 
 def settle(page: Any) -> None:
     """Wait until no htmx request is in flight: the board is the one the server last drew."""
-    page.wait_for_function("!document.querySelector('.htmx-request')")
+    page.wait_for_function("() => !document.querySelector('.htmx-request')")
 
 
 def play_round(page: Any, place_worker: bool) -> None:

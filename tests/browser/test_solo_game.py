@@ -26,7 +26,7 @@ def sign_up(page: Any, base: str) -> None:
 
 def settle(page: Any) -> None:
     """Wait until no htmx request is in flight: the board is the one the server last drew."""
-    page.wait_for_function("!document.querySelector('.htmx-request')")
+    page.wait_for_function("() => !document.querySelector('.htmx-request')")
 
 
 def click_and_wait(page: Any, locator: Any, expect: str) -> None:

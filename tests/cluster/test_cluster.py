@@ -30,6 +30,7 @@ from benchmarks.play_http import (
     FORM_TOKEN,
     GAME_PATH,
     Landscape,
+    page_poll_token,
     page_version,
 )
 
@@ -239,11 +240,12 @@ def test_players_switching_app_servers_at_every_request_play_a_multiplayer_game(
                 "POST", f"{path}play/", {"round": str(round_number), **fields}, htmx=True
             )
             version = page_version(page.body)
-            assert version is not None
+            token = page_poll_token(page.body)
+            assert version is not None and token is not None
             # The page's poll, as htmx sends it while the player waits for the others.
             browser.request(
                 "GET",
-                f"{path}poll/?v={version}&s=active&draft=0",
+                f"{path}poll/?v={version}&s=active&draft=0&t={token}",
                 htmx=True,
                 expect=(200, 204, 286),
             )

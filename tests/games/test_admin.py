@@ -4,8 +4,11 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from games import services
 from games.models import Game
+from games.services import game_create_daily
 from tests.factories import SeatFactory, SoloResultFactory, UserFactory
+from tests.moderation.conftest import moderators_group
 
 pytestmark = pytest.mark.django_db
 
@@ -28,3 +31,25 @@ def test_the_card_sequence_cannot_be_edited_in_the_admin(client: Client) -> None
     page = client.get(reverse("admin:games_game_change", args=[game.pk])).content.decode()
     assert 'name="cards"' not in page and 'name="seed"' not in page
     assert Game.objects.get(pk=game.pk).cards == game.cards
+
+
+@pytest.mark.parametrize("superuser", [False, True])
+def test_the_admin_shows_a_running_games_cards_only_up_to_its_round_and_never_its_seed(
+    client: Client, superuser: bool
+) -> None:
+    player = UserFactory()
+    game = services.game_create_solo(user=player, seed=4242424242)
+    daily = game_create_daily(user=player)
+    Game.objects.filter(pk__in=[game.pk, daily.pk]).update(round=3)
+    staff = UserFactory(is_staff=True, is_superuser=superuser)
+    if not superuser:
+        staff.groups.add(moderators_group())
+    client.force_login(staff)
+    for shown in (game, daily):
+        shown.refresh_from_db()
+        page = client.get(reverse("admin:games_game_change", args=[shown.pk])).content.decode()
+        assert ", ".join(map(str, shown.cards[:3])) in page
+        assert ", ".join(map(str, shown.cards[:4])) not in page
+        assert str(shown.seed) not in page
+    listing = client.get(reverse("admin:games_game_changelist")).content.decode()
+    assert str(game.seed) not in listing

@@ -6,6 +6,7 @@ import datetime
 import re
 
 import pytest
+from django.conf import settings
 from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
@@ -14,9 +15,10 @@ from time_machine import TimeMachineFixture
 
 import rules
 from accounts.models import User
-from games import selectors, services
+from games import selectors, services, throttle
 from games.models import Game, Move, Seat
 from games.pollstate import poll_state_key
+from games.views import poll_token
 from tests.factories import PASSWORD, UserFactory, play_turn, reference_turn_of, started_game
 from tests.pages import HTMX, turn_fields
 
@@ -38,9 +40,12 @@ def detail(game: Game) -> str:
     return reverse("games:detail", kwargs={"pk": game.pk})
 
 
-def poll(game: Game, version: int, status: str = "active", draft: int = 0) -> str:
+def poll(client: Client, game: Game, version: int, status: str = "active", draft: int = 0) -> str:
+    """The poll address the game page gives this client's session."""
+    cookie = client.cookies.get(settings.SESSION_COOKIE_NAME)
+    token = poll_token(game.pk, cookie.value if cookie else "")
     url = reverse("games:poll", kwargs={"pk": game.pk})
-    return url + f"?v={version}&s={status}&draft={draft}"
+    return url + f"?v={version}&s={status}&draft={draft}&t={token}"
 
 
 def test_lobby_lists_open_games_and_one_click_joins(players: list[User]) -> None:
@@ -164,7 +169,7 @@ def test_poll_answers_204_without_a_query_while_nothing_changes(
     version = Game.objects.get(pk=game.pk).version
     # The start published the version to the cache: PostgreSQL is not asked at all.
     with django_assert_num_queries(0):
-        response = client.get(poll(game, version), **HTMX)
+        response = client.get(poll(client, game, version), **HTMX)
     assert response.status_code == 204
 
 
@@ -177,9 +182,9 @@ def test_poll_reads_the_database_once_when_the_cache_lost_the_game(
     version = Game.objects.get(pk=game.pk).version
     cache.clear()  # evicted, or Redis restarted
     with django_assert_num_queries(1):
-        assert client.get(poll(game, version), **HTMX).status_code == 204
+        assert client.get(poll(client, game, version), **HTMX).status_code == 204
     with django_assert_num_queries(0):
-        assert client.get(poll(game, version), **HTMX).status_code == 204
+        assert client.get(poll(client, game, version), **HTMX).status_code == 204
 
 
 def test_poll_never_answers_nothing_new_when_the_cache_is_ahead_of_the_database(
@@ -191,7 +196,8 @@ def test_poll_never_answers_nothing_new_when_the_cache_is_ahead_of_the_database(
     # A write that published its version and then failed leaves the cache one ahead.
     cache.set(poll_state_key(game.pk), (version + 1, game.deadline))
 
-    response = client_for(ana).get(poll(game, version), **HTMX)
+    ana_client = client_for(ana)
+    response = ana_client.get(poll(ana_client, game, version), **HTMX)
 
     assert response.status_code == 200
     assert f'data-version="{version}"' in response.content.decode()
@@ -206,7 +212,7 @@ def test_poll_redraws_the_table_when_someone_plays_and_the_board_when_the_round_
     play_turn(game, ana)
     version = Game.objects.get(pk=game.pk).version
     play_turn(game, ben)
-    response = client.get(poll(game, version), **HTMX).content.decode()
+    response = client.get(poll(client, game, version), **HTMX).content.decode()
     assert 'id="table" class="table-view" aria-live="polite" hx-swap-oob="true"' in response
     # Ana was waiting: her board comes too, now with round 2's card to play.
     assert 'id="board"' in response and "Round 2 of 16" in response
@@ -217,7 +223,8 @@ def test_poll_keeps_a_draft_in_progress(players: list[User]) -> None:
     game = started_game([ana, ben, cy])
     version = Game.objects.get(pk=game.pk).version
     play_turn(game, ben)
-    response = client_for(ana).get(poll(game, version, draft=1), **HTMX).content.decode()
+    ana_client = client_for(ana)
+    response = ana_client.get(poll(ana_client, game, version, draft=1), **HTMX).content.decode()
     assert 'id="table"' in response
     assert 'id="board"' not in response
 
@@ -227,7 +234,8 @@ def test_poll_reloads_the_page_when_the_game_starts(players: list[User]) -> None
     game = services.game_create_multi(user=ana, seats_max=2, pace=Game.Pace.LIVE)
     version = Game.objects.get(pk=game.pk).version
     services.game_join(game=game, user=ben)
-    response = client_for(ana).get(poll(game, version, "open"), **HTMX)
+    ana_client = client_for(ana)
+    response = ana_client.get(poll(ana_client, game, version, "open"), **HTMX)
     assert response.headers["HX-Refresh"] == "true"
 
 
@@ -241,15 +249,71 @@ def test_poll_enforces_a_passed_deadline(
     version = game.version
     assert game.deadline is not None
     time_machine.move_to(game.deadline + datetime.timedelta(seconds=1))
-    response = client_for(ana).get(poll(game, version), **HTMX)
+    ana_client = client_for(ana)
+    response = ana_client.get(poll(ana_client, game, version), **HTMX)
     assert response.status_code == 200
     assert Seat.objects.get(game=game, user=ben).status == Seat.Status.TIMED_OUT
 
 
+def test_a_poll_without_the_page_s_token_answers_like_a_missing_game(
+    players: list[User],
+) -> None:
+    ana, ben, cy = players
+    game = services.game_create_multi(user=ana, seats_max=2, pace=Game.Pace.LIVE, listed=False)
+    services.game_join(game=game, user=ben, code=game.invite_code)
+    version = Game.objects.get(pk=game.pk).version
+    missing = reverse("games:poll", kwargs={"pk": 999999}) + "?v=0&s=active&draft=0"
+    for client in (Client(), client_for(cy)):
+        expected = client.get(missing, **HTMX)
+        assert expected.status_code == 404
+        # Every version, the right one included, answers exactly like a missing game.
+        for v in range(version + 2):
+            url = reverse("games:poll", kwargs={"pk": game.pk}) + f"?v={v}&s=active&draft=0"
+            response = client.get(url, **HTMX)
+            assert (response.status_code, response.content) == (404, expected.content)
+            # Nor does a token of another session, or of another game, open it.
+            stolen = poll(client_for(ana), game, v)
+            response = client.get(stolen, **HTMX)
+            assert (response.status_code, response.content) == (404, expected.content)
+    # The player, with the address the page gave, still gets the cheap answer.
+    ana_client = client_for(ana)
+    page = ana_client.get(detail(game)).content.decode()
+    address = re.search(r'hx-get="([^"]*/poll/[^"]*)"', page)
+    assert address is not None
+    assert ana_client.get(address[1].replace("&amp;", "&"), **HTMX).status_code == 204
+
+
+def test_wrong_invitation_codes_are_throttled_per_player_and_per_address(
+    players: list[User],
+) -> None:
+    ana, ben, cy = players
+    game = services.game_create_multi(user=ana, seats_max=4, pace=Game.Pace.LIVE, listed=False)
+    right = reverse("games:join", kwargs={"code": game.invite_code})
+    guesser = client_for(ben)
+    for n in range(throttle.CODE_MISSES_PER_USER):
+        wrong = reverse("games:join", kwargs={"code": f"WRONG{n}"})
+        assert guesser.get(wrong, REMOTE_ADDR="10.0.0.1").status_code == 302
+    # Past the limit, the right code is not looked up either: guessing stops.
+    assert guesser.get(right, REMOTE_ADDR="10.0.0.1").status_code == 429
+    assert guesser.post(right, REMOTE_ADDR="10.0.0.2").status_code == 429
+    assert not game.seats.filter(user=ben).exists()
+    # Another player at the same address still may, until the address runs out.
+    other = client_for(cy)
+    assert other.get(right, REMOTE_ADDR="10.0.0.1").status_code == 200
+    # Several players behind one address, none of them past their own limit.
+    guessers = [client_for(UserFactory()) for _ in range(5)]
+    for n in range(throttle.CODE_MISSES_PER_ADDRESS):
+        wrong = reverse("games:join", kwargs={"code": f"MISS{n}"})
+        guessers[n % 5].get(wrong, REMOTE_ADDR="10.0.0.9")
+    assert other.get(right, REMOTE_ADDR="10.0.0.9").status_code == 429
+    assert other.get(right, REMOTE_ADDR="10.0.0.1").status_code == 200
+
+
 def test_a_bad_poll_is_a_400(players: list[User]) -> None:
     game = started_game(players[:2])
-    url = reverse("games:poll", kwargs={"pk": game.pk}) + "?v=x"
-    assert client_for(players[0]).get(url).status_code == 400
+    client = client_for(players[0])
+    url = poll(client, game, 0).replace("v=0", "v=x")
+    assert client.get(url).status_code == 400
 
 
 def test_my_games_marks_those_waiting_for_my_move_and_counts_them_in_the_menu(

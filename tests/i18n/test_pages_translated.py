@@ -39,19 +39,20 @@ NAMES = {
     "français",
     "json",
     "utc",
+    "javascript",
 }
 # Players' own words, and English words Czech uses as they are.
 NAMES |= {"hraju", "hra", "čeká", "software"}
 # Words spelt as in English that are the right word in the language too (Czech keyboards
 # name their keys as English ones do).
 SAME_WORDS = {
-    "cs": {"reset", "shift", "enter", "home", "end"},
+    "cs": {"reset", "shift", "enter", "home", "end", "data"},
     "de": {"browser", "lobby", "live", "solo", "standard", "diagonal", "code", "minute", "per",
-           "name", "computer", "link", "see"},
+           "name", "computer", "link", "see", "passkey"},
     "fr": {"notifications", "point", "points", "profession", "score", "scores", "solo",
            "total", "zone", "zones", "standard", "minute", "minutes", "invitation", "code",
            "place", "excellent", "mode", "modes", "public", "page", "final", "menu", "record",
-           "dates"},
+           "dates", "sessions"},
 }  # fmt: skip
 
 

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 import pytest
 from django.test import Client, override_settings
 from django.urls import reverse
+from time_machine import TimeMachineFixture
 
 from accounts.models import User
 from games import services
@@ -137,6 +138,49 @@ def test_past_days_stay_browsable_with_their_games(client: Client) -> None:
     assert response.status_code == 200
     assert reverse("games:replay", args=[seat.game_id]) in response.content.decode()
     assert 'data-testid="daily-start"' not in response.content.decode()
+
+
+@pytest.mark.django_db
+def test_an_attempt_still_in_play_after_midnight_sees_no_other_game_of_its_day(
+    client_logged_in: Client,
+    user: User,
+    play_rounds: Callable[[Game, int], Game],
+    time_machine: TimeMachineFixture,
+) -> None:
+    day = today()
+    time_machine.move_to(datetime.datetime.combine(day, datetime.time(23, 50), datetime.UTC))
+    mine = play_rounds(services.game_create_daily(user=user), 3)
+    other = FinishedSoloFactory(game__daily=day, score=44, game__created_by__username="ana")
+    time_machine.move_to(
+        datetime.datetime.combine(day, datetime.time(0, 10), datetime.UTC)
+        + datetime.timedelta(days=1)
+    )
+    # The day is over and its games public, to everyone else.
+    assert Client().get(reverse("games:record", args=[other.game_id])).status_code == 200
+    for name in ("games:record", "games:replay", "games:detail"):
+        response = client_logged_in.get(reverse(name, args=[other.game_id]))
+        assert response.status_code == 404, name
+    page = client_logged_in.get(reverse("leaderboards:daily_day", args=[day.isoformat()]))
+    assert reverse("games:replay", args=[other.game_id]) not in page.content.decode()
+    # Once the attempt is over, the day's games open to its player too.
+    play_rounds(mine, 13)
+    assert client_logged_in.get(reverse("games:record", args=[other.game_id])).status_code == 200
+
+
+@pytest.mark.django_db
+def test_days_before_the_challenge_began_and_huge_pages_are_not_found(client: Client) -> None:
+    for day in ("0001-01-01", "2019-12-31"):
+        url = reverse("leaderboards:daily_day", args=[day])
+        assert client.get(url).status_code == 404
+    first = client.get(reverse("leaderboards:daily_day", args=["2020-01-01"]))
+    assert first.status_code == 200
+    assert 'rel="prev"' not in first.content.decode()
+    for url in (
+        reverse("leaderboards:daily"),
+        reverse("leaderboards:board", args=["standard", "best"]),
+    ):
+        assert client.get(url + "?page=99999999999999999999999").status_code == 404
+        assert client.get(url + "?page=100000").status_code == 200
 
 
 @pytest.mark.django_db

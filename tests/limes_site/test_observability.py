@@ -7,6 +7,7 @@ import logging
 from collections.abc import Iterator
 
 import pytest
+from django.conf import settings
 from django.core.cache import cache
 from django.db import connection
 from django.test import Client
@@ -15,6 +16,7 @@ from django.urls import reverse
 
 from accounts.models import User
 from games import services
+from games.views import poll_token
 from limes_site import observability
 from limes_site.observability import JsonFormatter
 
@@ -114,7 +116,10 @@ def test_a_poll_with_nothing_new_is_logged_without_loading_the_session(
     client_logged_in: Client, user: User, request_log: pytest.LogCaptureFixture
 ) -> None:
     game = services.game_create_solo(user=user, diagonal=False, ferryman=False, seed=1)
-    url = reverse("games:poll", kwargs={"pk": game.pk}) + f"?v={game.version}&s=active"
+    session = client_logged_in.cookies[settings.SESSION_COOKIE_NAME].value
+    url = reverse("games:poll", kwargs={"pk": game.pk}) + (
+        f"?v={game.version}&s=active&t={poll_token(game.pk, session)}"
+    )
 
     with CaptureQueriesContext(connection) as queries:
         response = client_logged_in.get(url, HTTP_HX_REQUEST="true")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import re
 
 import pytest
 from django.core.exceptions import ValidationError
@@ -248,3 +249,62 @@ def test_a_report_page_shows_the_whole_report_and_its_buttons(
         reverse("admin:moderation_report_change", args=[filed.pk])
     ).content.decode()
     assert resolve not in page  # nothing left to do
+
+
+def _without_csrf(page: bytes) -> str:
+    # The CSRF token is masked afresh on every page: the only part allowed to differ.
+    page_text = re.sub(r'name="csrfmiddlewaretoken" value="[^"]*"', "", page.decode())
+    return re.sub(r'"X-CSRFToken": "[^"]*"', "", page_text)
+
+
+def test_past_the_hourly_limit_the_answer_does_not_say_who_played(
+    client: Client, user: User, player: User
+) -> None:
+    sat = SeatFactory(user=player, game__created_by=player, game__status="finished").game
+    other = SeatFactory(game__status="finished").game
+    for target in [UserFactory() for _ in range(3)]:
+        report(user, target)
+    client.force_login(user)
+    url = reverse("moderation:report", args=[player.username])
+    answers = []
+    for game in (sat, other):
+        response = client.post(url, {"category": "cheating", "text": TEXT, "game": game.pk})
+        assert response.status_code == 200
+        page = _without_csrf(response.content)
+        # Both games are public: the form names each; nothing else may differ.
+        for shown in (f"#{game.pk}", f'value="{game.pk}"', f"/games/{game.pk}/"):
+            page = page.replace(shown, shown.replace(str(game.pk), "N"))
+        answers.append(page)
+    assert "at most 3 reports an hour" in answers[0]
+    assert answers[0] == answers[1]
+    assert Report.objects.count() == 3
+
+
+def test_a_report_about_a_game_the_player_did_not_play_is_filed_without_it(
+    client: Client, user: User, player: User
+) -> None:
+    played_by_others = SeatFactory(game__status="finished", game__round=17).game
+    client.force_login(user)
+    url = reverse("moderation:report", args=[player.username])
+    response = client.post(url, {"category": "cheating", "text": TEXT, "game": played_by_others.pk})
+    # The same answer as for a game they played in: back to the game, report filed.
+    assert response.status_code == 302
+    assert response["Location"] == reverse("games:detail", args=[played_by_others.pk])
+    assert Report.objects.get().game is None
+
+
+def test_the_form_names_no_game_the_reporter_may_not_see(
+    client: Client, user: User, player: User
+) -> None:
+    private = SeatFactory(user=player, game__created_by=player, game__status="active").game
+    client.force_login(user)
+    url = reverse("moderation:report", args=[player.username])
+    shown = client.get(url, {"game": private.pk}).content.decode()
+    missing = client.get(url, {"game": private.pk + 1}).content.decode()
+    assert f"#{private.pk}" not in shown
+    # The number asked for comes back in the form; nothing else differs.
+    assert _without_csrf(shown.encode()) == _without_csrf(missing.encode()).replace(
+        f'value="{private.pk + 1}"', f'value="{private.pk}"'
+    )
+    for value in ("²", "\x00", "9" * 30):
+        assert client.get(url, {"game": value}).status_code == 200

@@ -1,0 +1,10 @@
+"""Events of accounts that apps above them react to (games, moderation)."""
+
+from __future__ import annotations
+
+from django.dispatch import Signal
+
+# Sent by ``accounts.services.user_delete`` inside its transaction, before the account is
+# anonymised, with ``user``: receivers end what the player leaves behind (their games), so
+# that a failure undoes the deletion too.
+user_deleting = Signal()

@@ -1,0 +1,52 @@
+"""Counters of failed guesses (invitation codes), per player and per address, in the cache.
+
+The cache is the one every worker shares in production (see the settings), so the limit
+holds across processes.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.core.cache import cache
+from django.http import HttpRequest
+
+# Wrong invitation codes allowed in one window, per player and per address (several
+# players may share an address: a school, a family).
+CODE_MISSES_PER_USER = 10
+CODE_MISSES_PER_ADDRESS = 30
+CODE_WINDOW_SECONDS = 600
+
+
+def client_address(request: HttpRequest) -> str:
+    """The client's IP address, trusting as many proxies as allauth is told to."""
+    proxies = int(getattr(settings, "ALLAUTH_TRUSTED_PROXY_COUNT", 0))
+    forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
+    if proxies and forwarded:
+        hops = [hop.strip() for hop in forwarded.split(",") if hop.strip()]
+        if len(hops) >= proxies:
+            return str(hops[-proxies])
+    return str(request.META.get("REMOTE_ADDR", ""))
+
+
+def _keys(request: HttpRequest) -> list[tuple[str, int]]:
+    return [
+        (f"throttle:code-miss:user:{request.user.pk}", CODE_MISSES_PER_USER),
+        (f"throttle:code-miss:addr:{client_address(request)}", CODE_MISSES_PER_ADDRESS),
+    ]
+
+
+def code_guesses_blocked(request: HttpRequest) -> bool:
+    """Whether this player or address has guessed wrong too often to look up any code."""
+    counts = cache.get_many([key for key, _limit in _keys(request)])
+    return any(counts.get(key, 0) >= limit for key, limit in _keys(request))
+
+
+def code_miss_record(request: HttpRequest) -> None:
+    """Count one wrong code against the player and the address."""
+    for key, _limit in _keys(request):
+        # add() starts the window only once; incr() never extends it.
+        cache.add(key, 0, CODE_WINDOW_SECONDS)
+        try:
+            cache.incr(key)
+        except ValueError:  # the window ended between the two calls
+            cache.add(key, 1, CODE_WINDOW_SECONDS)
