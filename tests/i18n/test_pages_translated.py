@@ -42,14 +42,16 @@ NAMES = {
 }
 # Players' own words, and English words Czech uses as they are.
 NAMES |= {"hraju", "hra", "čeká", "software"}
-# Words spelt as in English that are the right word in the language too.
+# Words spelt as in English that are the right word in the language too (Czech keyboards
+# name their keys as English ones do).
 SAME_WORDS = {
-    "cs": {"reset"},
+    "cs": {"reset", "shift", "enter", "home", "end"},
     "de": {"browser", "lobby", "live", "solo", "standard", "diagonal", "code", "minute", "per",
-           "name", "computer", "link"},
+           "name", "computer", "link", "see"},
     "fr": {"notifications", "point", "points", "profession", "score", "scores", "solo",
            "total", "zone", "zones", "standard", "minute", "minutes", "invitation", "code",
-           "place", "excellent", "mode", "modes", "public", "page", "final"},
+           "place", "excellent", "mode", "modes", "public", "page", "final", "menu", "record",
+           "dates"},
 }  # fmt: skip
 
 
