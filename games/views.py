@@ -94,6 +94,7 @@ def _render_game(
     error: str | None = None,
     status: int = 200,
     template: str = "games/game.html#board",
+    committed: dict[str, int] | None = None,
 ) -> HttpResponse:
     if not request.htmx:
         template = "games/game.html"
@@ -102,7 +103,14 @@ def _render_game(
     context = game_page(
         game, state, seat, draft_params=draft_params, error=error, with_table=with_table
     )
+    context["committed"] = committed
     return render(request, template, context, status=status)
+
+
+def _total(state: rules.Game, seat: Seat | None) -> int | None:
+    if seat is None:
+        return None
+    return state.boards[selectors.player_key(seat)].landscape.score().total
 
 
 @login_required
@@ -119,6 +127,10 @@ def game_play(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         turn = draft.turn()
     except ValueError as error:
         return _rejected(request, game, str(error), 400)
+    # The total before the commit, so the answer can say how many points it brought.
+    before = None
+    if request.htmx and game.is_active:
+        before = _total(selectors.rules_game(game), selectors.seat_for(game, request.user))
     try:
         services.move_submit(game=game, user=request.user, round_number=round_number, turn=turn)
     except services.ActionRefused as error:
@@ -128,9 +140,19 @@ def game_play(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     url = reverse("games:detail", kwargs={"pk": pk})
     if request.htmx:
         game, state, seat = _load(request, pk)
+        after = _total(state, seat)
+        committed = None
+        if before is not None and after is not None:
+            committed = {"gained": after - before, "total": after}
         # The answer also refreshes the table: this player now shows as having played.
         response = _render_game(
-            request, game, state, seat, draft_params=QueryDict(), template="games/_update.html"
+            request,
+            game,
+            state,
+            seat,
+            draft_params=QueryDict(),
+            template="games/_update.html",
+            committed=committed,
         )
         response["HX-Push-Url"] = url
         return response

@@ -1,5 +1,6 @@
-// Keyboard play: R / Shift+R turn the card, Enter commits, 1-9 pick a + slot.
-// Every action is a link or button already on the page; this only clicks them.
+// Keyboard play: R / Shift+R turn the card, 1-9 pick a + slot, P and M step through the
+// zones where a worker can be placed or moved, Enter commits. Every action is a link or
+// button already on the page; a shortcut focuses it and clicks it, so focus follows it.
 document.addEventListener("keydown", (event) => {
   if (event.ctrlKey || event.metaKey || event.altKey) return;
   const target = event.target;
@@ -7,18 +8,86 @@ document.addEventListener("keydown", (event) => {
   const board = document.getElementById("board");
   if (!board) return;
   let element = null;
+  let click = true;
   if (event.key === "r") element = board.querySelector('[data-key="rotate"]');
   else if (event.key === "R") element = board.querySelector('[data-key="rotate-left"]');
-  else if (event.key === "Enter" && !(target instanceof HTMLAnchorElement)) {
+  // Enter on a link or button of its own does what that control does.
+  else if (event.key === "Enter" && !target.closest("a, button, summary, select")) {
     element = board.querySelector('[data-key="commit"]:not([disabled])');
   } else if (/^[1-9]$/.test(event.key)) {
     element = board.querySelectorAll(".slot")[Number(event.key) - 1] || null;
+  } else if (event.key === "p" || event.key === "P" || event.key === "m" || event.key === "M") {
+    // Only moves focus: the player hears the zone's name and decides with Enter.
+    const roles = /p/i.test(event.key) ? "a[data-role=place]" : "a[data-role=source], a[data-role=target]";
+    element = nextOf([...board.querySelectorAll(roles)], target);
+    click = false;
   }
   if (element) {
     event.preventDefault();
-    element.click();
+    element.focus();
+    if (click) element.click();
   }
 });
+
+function nextOf(elements, current) {
+  if (!elements.length) return null;
+  const index = elements.indexOf(current);
+  return elements[(index + 1) % elements.length];
+}
+
+// An htmx swap replaces the whole board: without help, focus would fall to the page body
+// and Tab would walk the menu again. Remember which control had focus, and give it back to
+// the same control in the new board, or to the next sensible one if it is gone.
+let focusedKey = null;
+
+function keyOf(element) {
+  if (!element || !element.closest || !element.closest("#board")) return null;
+  for (const name of ["key", "zone", "slot"]) {
+    const value = element.dataset && element.dataset[name];
+    if (value) return `[data-${name}="${value}"]`;
+  }
+  return null;
+}
+
+document.addEventListener("htmx:beforeSwap", (event) => {
+  if (event.detail.target && event.detail.target.id === "board") {
+    focusedKey = keyOf(document.activeElement);
+  }
+});
+
+document.addEventListener("htmx:afterSettle", () => {
+  const board = document.getElementById("board");
+  if (!board) return;
+  announce(board);
+  if (!focusedKey) return;
+  const wanted = focusedKey;
+  focusedKey = null;
+  const candidates = [
+    `a${wanted}, button${wanted}:not([disabled])`,
+    ".card--draft a.zone",
+    '[data-key="commit"]:not([disabled])',
+    ".slot",
+    "#board-heading",
+  ];
+  for (const selector of candidates) {
+    const element = board.querySelector(selector);
+    if (element) {
+      element.focus();
+      return;
+    }
+  }
+});
+
+// The board says what just happened (points of a commit, the draft so far) in a hidden
+// paragraph; it goes to the live region, which stays in place so screen readers hear it.
+function announce(board) {
+  const status = document.getElementById("board-status");
+  const source = board.querySelector("[data-announce]");
+  if (!status || !source) return;
+  status.textContent = "";
+  // A new text node after a pause, so the same words twice are still spoken twice.
+  setTimeout(() => { status.textContent = source.textContent.trim(); }, 50);
+}
 
 // Round deadlines count down between polls: "2:41" left, read from the datetime attribute.
 function showDeadlines() {

@@ -1,0 +1,116 @@
+"""axe-core finds no serious or critical accessibility problem on the site's main pages.
+
+One browser session visits every page at a desktop width (1280 px) and a phone width
+(390 px); a failure lists each page, width, rule and the elements it flagged.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+
+from accounts.models import Notification, User
+from games import services
+from games.models import Game
+from tests.factories import PASSWORD, UserFactory, solo_results, started_game
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+WIDTHS = (1280, 390)
+BLOCKING = {"serious", "critical"}
+
+
+def sign_in(page: Any, base: str, username: str) -> None:
+    page.goto(f"{base}/accounts/login/")
+    page.fill("input[name=login]", username)
+    page.fill("input[name=password]", PASSWORD)
+    page.locator("main form [type=submit]").last.click()
+    page.wait_for_url(f"{base}/")
+
+
+def place_first_card(page: Any) -> None:
+    """Put the card on a slot, so the page shows the worker choices as well."""
+    page.locator("[data-slot]").first.click()
+    page.locator(".card--draft").wait_for()
+    page.wait_for_function("!document.querySelector('.htmx-request')")
+
+
+def a_game_in_progress(player: User, play: Callable[[Game, int], Game]) -> Game:
+    game = services.game_create_solo(user=player, diagonal=True, ferryman=True, seed=7)
+    return play(game, 4)
+
+
+def summarise(found: dict[str, list[str]]) -> str:
+    return "\n".join(f"{where}: {', '.join(rules) or 'none'}" for where, rules in found.items())
+
+
+def test_main_pages_have_no_serious_or_critical_violations(
+    browser: Any, live_server: Any, play_rounds: Callable[[Game, int], Game]
+) -> None:
+    base = live_server.url
+    player = UserFactory(username="ana")
+    other = UserFactory(username="bo")
+    third = UserFactory(username="cy")
+    in_progress = a_game_in_progress(player, play_rounds)
+    finished = play_rounds(
+        services.game_create_solo(user=player, diagonal=False, ferryman=False, seed=3), 16
+    )
+    solo_results(player, [31, 44, 38, 52])
+    waiting = services.game_create_multi(user=player, seats_max=3, pace=Game.Pace.LIVE)
+    table = started_game([other, player, third])
+    Notification.objects.create(user=player, text="Your report was read. Thank you.")
+
+    # Signed out first (the sign-in and sign-up forms), then signed in as ana.
+    signed_out = [
+        ("sign-in", "/accounts/login/", None),
+        ("sign-up", "/accounts/signup/", None),
+        ("account closed", "/account-closed/", None),
+    ]
+    signed_in: list[tuple[str, str, Callable[[Any], None] | None]] = [
+        ("home", "/", None),
+        ("rules", "/rules/", None),
+        ("solo game in progress", f"/games/{in_progress.pk}/", place_first_card),
+        ("multiplayer game in progress", f"/games/{table.pk}/", None),
+        ("finished game", f"/games/{finished.pk}/", None),
+        ("replay", f"/games/{finished.pk}/replay/?round=8", None),
+        ("lobby", "/lobby/", None),
+        ("waiting room", f"/games/{waiting.pk}/", None),
+        ("my games", "/games/mine/", None),
+        ("leaderboards", "/leaderboards/", None),
+        ("rating leaderboard", "/leaderboards/standard/rating/", None),
+        ("daily", "/daily/", None),
+        ("profile", "/players/ana/", None),
+        ("settings", "/players/settings/", None),
+        ("notifications", "/notifications/", None),
+        ("report a player", "/report/bo/", None),
+    ]
+
+    axe = Axe()
+    found: dict[str, list[str]] = {}
+    details: list[str] = []
+    for width in WIDTHS:
+        context = browser.new_context(viewport={"width": width, "height": 900})
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        for pages, signed in ((signed_out, False), (signed_in, True)):
+            if signed:
+                sign_in(page, base, player.username)
+            for name, path, then in pages:
+                response = page.goto(f"{base}{path}")
+                assert response is not None and response.status < 400, (name, response)
+                if then is not None:
+                    then(page)
+                results = axe.run(page, options={"resultTypes": ["violations"]})
+                blocking = [v for v in results.response["violations"] if v["impact"] in BLOCKING]
+                where = f"{name} @ {width}px"
+                found[where] = [f"{v['id']} ({v['impact']}, {len(v['nodes'])})" for v in blocking]
+                for violation in blocking:
+                    targets = "; ".join(" ".join(n["target"]) for n in violation["nodes"][:5])
+                    details.append(f"{where}: {violation['id']}: {violation['help']} -> {targets}")
+        context.close()
+
+    print("axe: serious and critical violations per page\n" + summarise(found))
+    assert not details, "\n".join(details)
