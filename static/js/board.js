@@ -49,13 +49,28 @@ function keyOf(element) {
   return null;
 }
 
-document.addEventListener("htmx:beforeSwap", (event) => {
+// Noted when the request starts: a commit disables its button while it is under way, and
+// a disabled button has already lost focus by the time the answer is swapped in.
+document.addEventListener("htmx:beforeRequest", (event) => {
   if (event.detail.target && event.detail.target.id === "board") {
     focusedKey = keyOf(document.activeElement);
   }
 });
+// A poll redraws the board out of band, while the player may be on any of its controls.
+document.addEventListener("htmx:oobBeforeSwap", (event) => {
+  if (event.detail.target && event.detail.target.id === "board") {
+    focusedKey = keyOf(document.activeElement);
+  }
+});
+document.addEventListener("htmx:oobAfterSwap", (event) => {
+  if (event.detail.target && event.detail.target.id === "board") restore();
+});
+document.addEventListener("htmx:afterSettle", (event) => {
+  if (event.detail.target && event.detail.target.id === "board") restore();
+});
 
-document.addEventListener("htmx:afterSettle", () => {
+function restore() {
+  // The swapped-in board is a new element: look it up again.
   const board = document.getElementById("board");
   if (!board) return;
   announce(board);
@@ -76,7 +91,7 @@ document.addEventListener("htmx:afterSettle", () => {
       return;
     }
   }
-});
+}
 
 // The board says what just happened (points of a commit, the draft so far) in a hidden
 // paragraph; it goes to the live region, which stays in place so screen readers hear it.
