@@ -8,8 +8,10 @@ from django.conf import settings
 from django.contrib.auth import logout
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.core.exceptions import ValidationError
+from django.forms import Form
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
+from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
@@ -55,6 +57,15 @@ class AccountAdapter(DefaultAccountAdapter):  # type: ignore[misc]
             )
         cleaned: str = super().clean_username(username, shallow=shallow)
         return cleaned
+
+    def save_user(
+        self, request: HttpRequest, user: AbstractBaseUser, form: Form, commit: bool = True
+    ) -> AbstractBaseUser:
+        """Keep the language the player signed up in, for their emails and notifications."""
+        language = translation.get_language()
+        if language in dict(settings.LANGUAGES):
+            user.language = language  # type: ignore[attr-defined]
+        return super().save_user(request, user, form, commit=commit)  # type: ignore[no-any-return]
 
     def pre_login(
         self, request: HttpRequest, user: AbstractBaseUser, **kwargs: Any

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.core.validators import MaxLengthValidator
 from django.db import models
@@ -35,6 +36,11 @@ class User(AbstractUser):
         help_text=_("Set when a moderator reset an offensive name."),
     )
 
+    # Blank: the browser's language. Emails and notifications use it, or English if blank.
+    language = models.CharField(
+        _("language"), max_length=8, choices=settings.LANGUAGES, blank=True, default=""
+    )
+
     @property
     def is_deleted(self) -> bool:
         """Whether the player deleted their account."""
@@ -51,6 +57,11 @@ class User(AbstractUser):
         if self.is_deleted:
             return gettext("deleted player")
         return self.username
+
+    @property
+    def language_for_messages(self) -> str:
+        """The language to write this player's emails and notifications in."""
+        return self.language or settings.LANGUAGE_CODE
 
 
 class Notification(models.Model):

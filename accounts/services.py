@@ -23,6 +23,19 @@ def user_update_profile(*, user: User, bio: str, notify_by_email: bool | None = 
 
 
 @transaction.atomic
+def user_set_language(*, user: User, language: str) -> User:
+    """Store the language the player reads the site, emails and notifications in.
+
+    ``""`` means the browser's choice. Raises ValidationError for a language not offered.
+    """
+    # Only this field: a language change must not fail on an older, now-invalid value
+    # elsewhere in the row.
+    user.language = User._meta.get_field("language").clean(language, user)
+    user.save(update_fields=["language"])
+    return user
+
+
+@transaction.atomic
 def user_delete(*, user: User) -> User:
     """Anonymise the account so the player's games stay, shown as by "deleted player".
 

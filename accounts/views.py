@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
@@ -7,11 +8,13 @@ from django.core.exceptions import ValidationError
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_POST
+from django.views.i18n import set_language
 
 from accounts.forms import DeleteAccountForm, ProfileForm
-from accounts.http import AuthenticatedHttpRequest
-from accounts.services import user_delete, user_update_profile
+from accounts.http import AuthenticatedHttpRequest, HtmxHttpRequest
+from accounts.models import User
+from accounts.services import user_delete, user_set_language, user_update_profile
 
 
 @login_required
@@ -55,3 +58,14 @@ def account_delete(request: AuthenticatedHttpRequest) -> HttpResponse:
     else:
         form = DeleteAccountForm(user=user)
     return render(request, "accounts/delete.html", {"form": form})
+
+
+@require_POST
+def language_set(request: HtmxHttpRequest) -> HttpResponse:
+    """The language menu: Django's cookie and redirect, and the account's choice if signed in."""
+    response = set_language(request)
+    language = request.POST.get("language", "")
+    user = request.user
+    if isinstance(user, User) and user.is_authenticated and language in dict(settings.LANGUAGES):
+        user_set_language(user=user, language=language)
+    return response

@@ -285,17 +285,26 @@ def print_table(
     print()
     header = (
         "| round | commit (service) | commit (POST view) | board partial | full page "
-        "| queries: commit / POST / partial / page |"
+        "| queries: commit / POST / partial / page | × floor: POST / partial / page |"
     )
     print(header)
-    print("|---:|---:|---:|---:|---:|:---:|")
+    print("|---:|---:|---:|---:|---:|:---:|:---:|")
+    base = statistics.median(floor)
+
+    def ratios(rounds: range) -> str:
+        return " / ".join(
+            f"{statistics.median(pooled(name, rounds)) / base:.1f}"
+            for name in ("post", "partial", "page")
+        )
+
     for round_number in range(1, rules.ROUNDS + 1):
         print(
             f"| {round_number} | {ms(times['commit'][round_number])} "
             f"| {ms(times['post'][round_number])} | {ms(times['partial'][round_number])} "
             f"| {ms(times['page'][round_number])} "
             f"| {span(queries['commit'][round_number])} / {span(queries['post'][round_number])} / "
-            f"{span(queries['partial'][round_number])} / {span(queries['page'][round_number])} |"
+            f"{span(queries['partial'][round_number])} / {span(queries['page'][round_number])} "
+            f"| {ratios(range(round_number, round_number + 1))} |"
         )
     for label, rounds in (
         ("1–15", range(1, rules.ROUNDS)),
@@ -306,9 +315,16 @@ def print_table(
             f"| **{label}** | {ms(pooled('commit', rounds))} | {ms(pooled('post', rounds))} "
             f"| {ms(pooled('partial', rounds))} | {ms(pooled('page', rounds))} "
             f"| {span(counted('commit', rounds))} / {span(counted('post', rounds))} / "
-            f"{span(counted('partial', rounds))} / {span(counted('page', rounds))} |"
+            f"{span(counted('partial', rounds))} / {span(counted('page', rounds))} "
+            f"| {ratios(rounds)} |"
         )
     print()
+    first, last = (statistics.median(times["partial"][r]) for r in (1, rules.ROUNDS))
+    print(
+        f"Goals (issue #11), medians against the floor: POST ≤ 5× (now {ratios(range(1, 17))}"
+        f" for POST / partial / page), partial and page ≤ 3×; round 16's partial "
+        f"{last / first:.2f}× round 1's (goal ≤ 1.20)."
+    )
     half = len(floor) // 2
     print(
         f"Floor, anonymous GET / (same process, between the pages): {ms(floor)} ms, "

@@ -5,20 +5,29 @@ from __future__ import annotations
 
 from django.contrib import admin
 
-from games.models import Game, Move, Seat
+from games.models import DailyPar, Game, GameAnalysis, Move, Seat
 
 
 class SeatInline(admin.TabularInline[Seat, Game]):
     model = Seat
     extra = 0
-    fields = ("position", "user", "status", "score", "place", "shared_place", "rating_after")
-    readonly_fields = ("status", "score", "place", "shared_place", "rating_after")
+    fields = (
+        "position",
+        "user",
+        "bot_level",
+        "status",
+        "score",
+        "place",
+        "shared_place",
+        "rating_after",
+    )
+    readonly_fields = ("bot_level", "status", "score", "place", "shared_place", "rating_after")
     raw_id_fields = ("user",)
 
 
 @admin.register(Seat)
 class SeatAdmin(admin.ModelAdmin[Seat]):
-    list_display = ("id", "game", "user", "position", "score", "place")
+    list_display = ("id", "game", "user", "bot_level", "position", "score", "place")
     search_fields = ("user__username", "game__id")
     raw_id_fields = ("game", "user")
 
@@ -30,3 +39,30 @@ class MoveAdmin(admin.ModelAdmin[Move]):
     search_fields = ("seat__user__username", "seat__game__id")
     raw_id_fields = ("seat",)
     readonly_fields = ("created_at",)
+
+
+@admin.register(GameAnalysis)
+class GameAnalysisAdmin(admin.ModelAdmin[GameAnalysis]):
+    """Read-only: analyses are computed by the worker, never edited."""
+
+    list_display = ("id", "game", "status", "requested_at", "completed_at")
+    list_filter = ("status",)
+    search_fields = ("game__id",)
+    readonly_fields = ("game", "status", "requested_at", "completed_at")
+
+
+@admin.register(DailyPar)
+class DailyParAdmin(admin.ModelAdmin[DailyPar]):
+    """Read-only: ``manage.py compute_daily_par`` computes a day that failed again."""
+
+    list_display = ("day", "ruleset", "status", "bot_score", "best_score", "completed_at")
+    list_filter = ("status", "ruleset")
+    readonly_fields = (
+        "day",
+        "ruleset",
+        "status",
+        "bot_score",
+        "best_score",
+        "requested_at",
+        "completed_at",
+    )

@@ -10,15 +10,19 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from urllib.parse import urlencode
 
 from django.http import QueryDict
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 import rules
-from games.models import Game, Seat
-from games.selectors import game_moves, player_key, rules_game
+from games import analysis
+from games.models import SOLO_RATING_LABELS, BotLevel, Game, Seat
+from games.selectors import daily_par_of, game_moves, hint_refusal, player_key, rules_game
 
 Point = tuple[int, int]
 
@@ -45,6 +49,18 @@ class Draft:
             _point(params.get("place")),
             _point(params.get("from")),
             _point(params.get("to")),
+        )
+
+    @classmethod
+    def from_turn(cls, turn: rules.Turn) -> Draft:
+        """The draft that commits ``turn`` (a hint shown as the player's own choice)."""
+        worker = turn.worker
+        return cls(
+            turn.placement.rotation,
+            turn.placement.card_at,
+            worker.zone if isinstance(worker, rules.PlaceWorker) else None,
+            worker.source if isinstance(worker, rules.MoveWorker) else None,
+            worker.target if isinstance(worker, rules.MoveWorker) else None,
         )
 
     def params(self, **changes: object) -> str:
@@ -117,6 +133,30 @@ class ZoneView:
         terrain = TERRAIN_NAMES[rules.Terrain(self.terrain)]
         template = ZONE_ACTIONS.get(self.role)
         return str(template) % {"terrain": terrain} if template else self.label
+
+    @property
+    def svg(self) -> SafeString:
+        """The zone's picture (terrain, hut, workers) as inline SVG."""
+        return _zone_svg(self.terrain, self.hut, self.workers, self.label)
+
+
+@lru_cache(maxsize=1024)
+def _zone_svg(terrain: str, hut: bool, workers: int, label: str) -> SafeString:
+    # A board draws up to 64 zones and only a few hundred distinct ones exist: built once
+    # each in Python, not through a template include per zone on every request.
+    parts = [
+        f'<svg class="zone-art" viewBox="0 0 50 50" role="img" '
+        f'aria-label="{escape(label or terrain)}"><use href="#t-{escape(terrain)}"/>'
+    ]
+    if hut:
+        parts.append('<use href="#hut"/>')
+    if workers:
+        parts.append('<use href="#worker"/>')
+        if workers > 1:
+            parts.append(f'<text x="24" y="20" class="worker-count">×{workers}</text>')
+    parts.append("</svg>")
+    # Safe: the only text from outside, the label and the terrain, is escaped above.
+    return mark_safe("".join(parts))
 
 
 @dataclass
@@ -232,7 +272,7 @@ def _zone_label(zone: rules.Zone, workers: int) -> str:
     if zone.hut:
         label += ", " + _("hut")
     if workers:
-        label += ", " + _("%d worker(s)") % workers
+        label += ", " + ngettext("%d worker", "%d workers", workers) % workers
     return label
 
 
@@ -352,6 +392,7 @@ def game_page(
     """
     context: dict[str, object] = {"game": game, "state": state, "seat": seat, "error": error}
     seats = list(game.seats.all())
+    context["bot_levels"] = BotLevel.choices
     if with_table and game.mode == Game.Mode.MULTI and not game.is_finished:
         context["table"] = table_view(game, state, seats, seat)
     if state.is_over or game.is_finished:
@@ -362,7 +403,12 @@ def game_page(
             for s, score in zip(ordered, scores, strict=True)
         ]
         if game.mode == Game.Mode.SOLO and state.is_over:
-            context["rating"] = rules.solo_rating(scores[0].total)
+            context["rating"] = SOLO_RATING_LABELS[rules.solo_rating(scores[0].total)]
+        context["final_with_bots"] = any(s.is_bot for s in seats)
+        if game.is_finished:
+            context["analysis"] = analysis.report(game)
+            if game.daily is not None:
+                context["par"] = daily_par_of(game.daily, game.ruleset)
         return context
     if seat is None or not game.is_active:
         return context
@@ -383,6 +429,7 @@ def game_page(
         error = error or _("That choice could not be read; start the round again.")
     view = round_view(state.boards[player], card, state.variants, draft)
     context.update(round=view, card=card, error=error or view.error)
+    context["hint_allowed"] = hint_refusal(game, seats, seat) is None
     return context
 
 
@@ -413,6 +460,7 @@ def table_view(
         )
     return {
         "entries": entries,
+        "with_bots": any(s.is_bot for s in seats),
         "waiting": [s for s in seats if player_key(s) in waiting],
         "shown_round": game.round - 1 if game.is_active else None,
     }
@@ -432,8 +480,23 @@ def replay_page(game: Game, *, wanted_round: int | None) -> dict[str, object]:
     shown_round = played if wanted_round is None else max(0, min(played, wanted_round))
     # Rebuilt like the game itself, so players who left leave at the same point.
     partial = rules_game(game, seats, [m for m in moves if m.round <= shown_round])
+    report = analysis.report(game)
+    mistakes = {r.seat.pk: r.mistake_in(shown_round) for r in report.seats}
+    better = {}
+    if any(mistakes.values()):
+        # The computer's choice, drawn on the landscape as it stood before the round.
+        before = rules_game(game, seats, [m for m in moves if m.round < shown_round])
+        card = before.deck.card(game.cards[shown_round - 1])
+        for seat_pk, mistake in mistakes.items():
+            if mistake is None:
+                continue
+            seat = next(s for s in seats if s.pk == seat_pk)
+            turn = rules.turn_from_json(mistake.best_turn)
+            board = before.boards[player_key(seat)].play(card, turn, before.variants)
+            better[seat_pk] = landscape_view(board, draft_at=turn.placement.card_at)
     return {
         "game": game,
+        "analysis": report,
         "shown_round": shown_round,
         "card": partial.deck.card(game.cards[shown_round - 1]) if shown_round else None,
         "seats": [
@@ -441,6 +504,8 @@ def replay_page(game: Game, *, wanted_round: int | None) -> dict[str, object]:
                 "seat": s,
                 "board": landscape_view(partial.boards[player_key(s)]),
                 "score": partial.boards[player_key(s)].landscape.score(),
+                "mistake": mistakes.get(s.pk),
+                "better": better.get(s.pk),
             }
             for s in seats
         ],

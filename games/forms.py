@@ -1,10 +1,14 @@
 from __future__ import annotations
 
 from django import forms
+from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
 
-from games.models import Game, duration_label
-from games.services import DEFAULT_ROUND_SECONDS, ROUND_SECONDS
+from games.models import BotLevel, Game, duration_label
+from games.services import DEFAULT_ROUND_SECONDS, MAX_SEATS, ROUND_SECONDS
+
+# The choices are built once, at import: their labels must wait for the reader's language.
+duration_label_lazy = lazy(duration_label, str)
 
 
 class NewGameForm(forms.Form):
@@ -40,13 +44,13 @@ class NewMultiGameForm(NewGameForm):
     )
     live_seconds = forms.TypedChoiceField(
         label=_("Time per round (live)"),
-        choices=[(s, duration_label(s)) for s in ROUND_SECONDS[Game.Pace.LIVE]],
+        choices=[(s, duration_label_lazy(s)) for s in ROUND_SECONDS[Game.Pace.LIVE]],
         coerce=int,
         initial=DEFAULT_ROUND_SECONDS[Game.Pace.LIVE],
     )
     correspondence_seconds = forms.TypedChoiceField(
         label=_("Time per round (correspondence)"),
-        choices=[(s, duration_label(s)) for s in ROUND_SECONDS[Game.Pace.CORRESPONDENCE]],
+        choices=[(s, duration_label_lazy(s)) for s in ROUND_SECONDS[Game.Pace.CORRESPONDENCE]],
         coerce=int,
         initial=DEFAULT_ROUND_SECONDS[Game.Pace.CORRESPONDENCE],
     )
@@ -56,6 +60,28 @@ class NewMultiGameForm(NewGameForm):
         initial=True,
         help_text=_("Otherwise only players with the invitation link or code can join."),
     )
+
+    bots = forms.TypedChoiceField(
+        label=_("Computer players"),
+        choices=[(n, str(n)) for n in range(MAX_SEATS)],
+        coerce=int,
+        initial=0,
+        required=False,
+        empty_value=None,
+        help_text=_("They play each round at once. A game with computer players is not rated."),
+    )
+    bot_level = forms.ChoiceField(
+        label=_("Their level"),
+        choices=BotLevel.choices,
+        initial=BotLevel.REFERENCE,
+        required=False,
+    )
+
+    @property
+    def bot_levels(self) -> list[str]:
+        """The level of each computer seat to open the game with."""
+        level = self.cleaned_data["bot_level"] or BotLevel.REFERENCE
+        return [level] * int(self.cleaned_data["bots"] or 0)
 
     @property
     def round_seconds(self) -> int:
@@ -70,3 +96,9 @@ class JoinByCodeForm(forms.Form):
 
     def clean_code(self) -> str:
         return str(self.cleaned_data["code"]).strip().upper().replace(" ", "")
+
+
+class AddBotForm(forms.Form):
+    level = forms.ChoiceField(
+        label=_("Level"), choices=BotLevel.choices, initial=BotLevel.REFERENCE
+    )

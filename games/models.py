@@ -5,8 +5,10 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext
+
+import rules
 
 
 def duration_label(seconds: int) -> str:
@@ -16,6 +18,16 @@ def duration_label(seconds: int) -> str:
         return ngettext("%d day", "%d days", days) % days
     minutes = seconds // 60
     return ngettext("%d minute", "%d minutes", minutes) % minutes
+
+
+# The solo table's bands in words, for pages (rules.SoloRating.label is English only).
+SOLO_RATING_LABELS = {
+    rules.SoloRating.ROOM_FOR_IMPROVEMENT: _("room for improvement"),
+    rules.SoloRating.SATISFACTORY: _("satisfactory"),
+    rules.SoloRating.GOOD: _("good"),
+    rules.SoloRating.VERY_GOOD: _("very good"),
+    rules.SoloRating.EXCELLENT: _("excellent"),
+}
 
 
 class Ruleset(models.TextChoices):
@@ -94,6 +106,10 @@ class Game(models.Model):
     # Moderation (issue: moderation tools): hidden games never appear on a board.
     hidden = models.BooleanField(default=False)
     hidden_reason = models.CharField(max_length=200, blank=True)
+    # A player took a hint (the strong bot's turn): the game stays off every board.
+    assisted = models.BooleanField(
+        default=False, help_text=_("A hint was used: the game is kept off the boards.")
+    )
 
     class Meta:
         ordering = ["-created_at"]
@@ -120,7 +136,11 @@ class Game(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.get_mode_display()} game #{self.pk}"
+        # Shown as the game's title on its pages and in lists.
+        return gettext("%(mode)s game #%(number)s") % {
+            "mode": self.get_mode_display(),
+            "number": self.pk,
+        }
 
     @property
     def is_finished(self) -> bool:
@@ -139,6 +159,14 @@ class Game(models.Model):
         return self.status == self.Status.ACTIVE
 
 
+class BotLevel(models.TextChoices):
+    """The computer players a game can seat (``rules.BOT_LEVELS``)."""
+
+    EASY = "easy", _("easy")
+    REFERENCE = "reference", _("reference")
+    STRONG = "strong", _("strong")
+
+
 class Seat(models.Model):
     """A player's place in a game, and their result once it is over."""
 
@@ -148,8 +176,17 @@ class Seat(models.Model):
         TIMED_OUT = "timed_out", _("Timed out")
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    # A computer player's seat has no user, only a level: a bot is not an account, so no
+    # board, rating, profile, email or moderation tool can ever meet one.
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="seats"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="seats",
+        null=True,
+        blank=True,
+    )
+    bot_level = models.CharField(
+        max_length=10, choices=BotLevel.choices, blank=True, help_text=_("Computer players only.")
     )
     position = models.PositiveSmallIntegerField(default=1)
     joined_at = models.DateTimeField(auto_now_add=True)
@@ -169,11 +206,41 @@ class Seat(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["game", "user"], name="seat_one_per_user"),
             models.UniqueConstraint(fields=["game", "position"], name="seat_unique_position"),
+            models.CheckConstraint(
+                condition=(Q(user__isnull=False) & Q(bot_level=""))
+                | (Q(user__isnull=True) & ~Q(bot_level="")),
+                name="seat_player_or_bot",
+            ),
         ]
         indexes = [models.Index(fields=["user", "game"])]
 
     def __str__(self) -> str:
-        return f"{self.user} in game #{self.game_id}"
+        return f"{self.display_name} in game #{self.game_id}"
+
+    @property
+    def is_bot(self) -> bool:
+        return self.user_id is None
+
+    @property
+    def display_name(self) -> str:
+        """The name shown at the table; a computer player's says it is one."""
+        if self.user is not None:
+            return self.user.display_name
+        return gettext("Computer %(position)d (%(level)s)") % {
+            "position": self.position,
+            "level": BotLevel(self.bot_level).label,
+        }
+
+    @property
+    def player_key(self) -> str:
+        """The seat's name inside the rules game and in records.
+
+        A bot's has a space and parentheses, which no username may hold, so it can never
+        be a player's name; it is not translated, so records read the same everywhere.
+        """
+        if self.user is not None:
+            return self.user.username
+        return f"Computer {self.position} ({self.bot_level})"
 
 
 class Move(models.Model):
@@ -244,3 +311,80 @@ class SoloResult(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user}: {self.score} ({self.rating})"
+
+
+class GameAnalysis(models.Model):
+    """The post-game analysis of a finished game, computed once in the background.
+
+    Each human seat gets a ``SeatAnalysis``; computer seats are not analysed.
+    """
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Being computed")
+        DONE = "done", _("Done")
+        FAILED = "failed", _("Failed")
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="analysis")
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
+    requested_at = models.DateTimeField(auto_now_add=True)
+    completed_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"analysis of game #{self.game_id} ({self.status})"
+
+    @property
+    def is_pending(self) -> bool:
+        return self.status == self.Status.PENDING
+
+
+class SeatAnalysis(models.Model):
+    """One player's rounds as the strong bot judges them.
+
+    ``rounds``: one entry a round played, ``{"round", "played", "best", "best_turn"}``:
+    the final score the bot expects after the player's turn and after its own best turn
+    (a ``limes-game/1`` turn). ``accuracy``: see ``games.analysis.accuracy``.
+    """
+
+    analysis = models.ForeignKey(GameAnalysis, on_delete=models.CASCADE, related_name="seats")
+    seat = models.OneToOneField(Seat, on_delete=models.CASCADE, related_name="analysis")
+    rounds = models.JSONField(default=list)
+    accuracy = models.FloatField(help_text=_("0 to 100."))
+
+    class Meta:
+        ordering = ["seat__position"]
+
+    def __str__(self) -> str:
+        return f"analysis of {self.seat}"
+
+
+class DailyPar(models.Model):
+    """What the computer makes of one day's cards, computed once in the background.
+
+    ``bot_score``: the strong bot playing the day's cards one at a time, as a player does.
+    ``best_score``: the best score a search found knowing all 16 cards in advance.
+    """
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Being computed")
+        DONE = "done", _("Done")
+        FAILED = "failed", _("Failed")
+
+    day = models.DateField()
+    ruleset = models.CharField(max_length=10, choices=Ruleset.choices, default=Ruleset.STANDARD)
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
+    bot_score = models.PositiveSmallIntegerField(null=True, blank=True)
+    best_score = models.PositiveSmallIntegerField(null=True, blank=True)
+    requested_at = models.DateTimeField(auto_now_add=True)
+    completed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["day", "ruleset"], name="daily_par_one_per_day"),
+        ]
+
+    def __str__(self) -> str:
+        return f"par of {self.day} ({self.ruleset}): bot {self.bot_score}, best {self.best_score}"
+
+    @property
+    def is_done(self) -> bool:
+        return self.status == self.Status.DONE

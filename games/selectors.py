@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -9,10 +10,11 @@ from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 from django.db.models import Count, F, Max, Prefetch, QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 import rules
 from accounts.models import User
-from games.models import Game, Move, Seat
+from games.models import DailyPar, Game, Move, Ruleset, Seat
 
 
 def deck() -> rules.Deck:
@@ -39,7 +41,7 @@ def _zone(stored: list[int] | None) -> rules.Point:
 
 def player_key(seat: Seat) -> str:
     """The seat's name inside the rules game and in records."""
-    return seat.user.username
+    return seat.player_key
 
 
 def game_moves(game: Game, *, before_round: int | None = None) -> list[Move]:
@@ -50,6 +52,12 @@ def game_moves(game: Game, *, before_round: int | None = None) -> list[Move]:
     # Within a round, in the order they were committed: a player who left mid-round must
     # leave the rebuilt game at the same point as they left the real one.
     return list(moves.order_by("round", "id"))
+
+
+def unseen_cards(state: rules.Game) -> list[rules.Card]:
+    """The deck's cards not yet revealed in ``state``: what a fair player may know of them."""
+    revealed = set(state.revealed)
+    return [card for card in state.deck if card.number not in revealed]
 
 
 def rules_game(
@@ -188,3 +196,34 @@ def waiting_count(user: User) -> int:
         game__mode=Game.Mode.MULTI,
         rounds_played__lt=F("game__round"),
     ).count()
+
+
+def hint_refusal(game: Game, seats: list[Seat], seat: Seat | None) -> tuple[str, int] | None:
+    """Why the player of ``seat`` may not take a hint now (message, HTTP status), or ``None``.
+
+    Hints are for solo games and games against computer players only, never the daily
+    challenge, and for the round the player still has to play.
+    """
+    if seat is None:
+        return _("You do not play in this game."), 403
+    if not game.is_active:
+        if game.is_open:
+            return _("This game has not started yet."), 409
+        if game.status == Game.Status.CANCELLED:
+            return _("This game was cancelled."), 409
+        return _("This game is over."), 409
+    if game.daily is not None:
+        return _("The daily challenge is played without hints."), 409
+    if any(not s.is_bot and s.pk != seat.pk for s in seats):
+        # Against people, a hint would be the computer playing for one of them.
+        return _("Hints are only for games without other people."), 409
+    if seat.status != Seat.Status.PLAYING:
+        return _("You have left this game."), 409
+    if seat.rounds_played >= game.round:
+        return _("You have already played this round."), 409
+    return None
+
+
+def daily_par_of(day: datetime.date, ruleset: str = Ruleset.STANDARD) -> DailyPar | None:
+    """The stored par of a day's challenge (pending or done), if anyone asked for it."""
+    return DailyPar.objects.filter(day=day, ruleset=ruleset).first()

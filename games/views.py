@@ -22,11 +22,12 @@ from django_htmx.http import HttpResponseClientRedirect, HttpResponseClientRefre
 
 import rules
 from accounts.http import AuthenticatedHttpRequest, HtmxHttpRequest
-from games import selectors, services
+from games import analysis, selectors, services
 from games.boardview import Draft, card_zones, game_page, replay_page
 from games.decorators import poll
-from games.forms import JoinByCodeForm, NewGameForm, NewMultiGameForm
+from games.forms import AddBotForm, JoinByCodeForm, NewGameForm, NewMultiGameForm
 from games.models import Game, Seat
+from games.pollstate import poll_state
 
 
 def home(request: HtmxHttpRequest) -> HttpResponse:
@@ -249,11 +250,73 @@ def game_new_multi(request: AuthenticatedHttpRequest) -> HttpResponse:
             listed=form.cleaned_data["listed"],
             diagonal=form.cleaned_data["diagonal"],
             ferryman=form.cleaned_data["ferryman"],
+            bots=form.bot_levels,
         )
     except services.ActionRefused as error:
         messages.error(request, error.messages[0])
         return redirect("games:lobby")
     return redirect("games:detail", pk=game.pk)
+
+
+@login_required
+@require_POST
+def game_add_bot(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    """The creator seats a computer player in a game that has not started."""
+    game = get_object_or_404(Game, pk=pk)
+    form = AddBotForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Choose a level for the computer player."))
+        return redirect("games:detail", pk=pk)
+    try:
+        services.seat_add_bot(game=game, user=request.user, level=form.cleaned_data["level"])
+    except (services.ActionRefused, PermissionDenied) as error:
+        messages.error(request, _message(error))
+    return redirect("games:detail", pk=pk)
+
+
+@login_required
+@require_POST
+def game_remove_bot(request: AuthenticatedHttpRequest, pk: int, seat_pk: int) -> HttpResponse:
+    """The creator takes a computer player out of a game that has not started."""
+    game = get_object_or_404(Game, pk=pk)
+    try:
+        services.seat_remove_bot(game=game, user=request.user, seat_id=seat_pk)
+    except (services.ActionRefused, PermissionDenied) as error:
+        messages.error(request, _message(error))
+    return redirect("games:detail", pk=pk)
+
+
+@login_required
+@require_POST
+def game_hint(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    """Show the strong bot's turn as the player's draft; they may commit or change it."""
+    game = get_object_or_404(Game, pk=pk)
+    try:
+        turn = services.hint_take(game=game, user=request.user)
+    except services.ActionRefused as error:
+        return _rejected(request, game, error.messages[0], error.status)
+    except PermissionDenied:
+        return _rejected(request, game, _("You do not play in this game."), 403)
+    draft = Draft.from_turn(turn)
+    url = reverse("games:detail", kwargs={"pk": pk}) + "?" + draft.params()
+    if not request.htmx:
+        return redirect(url)
+    game, state, seat = _load(request, pk)
+    params = QueryDict(draft.params())
+    response = _render_game(request, game, state, seat, draft_params=params)
+    response["HX-Push-Url"] = url
+    return response
+
+
+def game_analysis(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """The post-game analysis fragment; while it is being computed, it polls for itself."""
+    game = get_object_or_404(_with_seats(), pk=pk)
+    if not selectors.can_watch(game, request.user, selectors.seat_for(game, request.user)):
+        raise Http404(_("No such game."))
+    if not game.is_finished:
+        raise Http404(_("A game is analysed once it is over."))
+    context = {"game": game, "analysis": analysis.report(game)}
+    return render(request, "games/_analysis.html", context)
 
 
 def _act(request: AuthenticatedHttpRequest, pk: int, action: str) -> HttpResponse:
@@ -346,14 +409,15 @@ def _message(error: Exception) -> str:
 def game_poll(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Has the game changed since version ``v``? 204 if not; else the parts to redraw.
 
-    The unchanged answer, which almost every poll gets, costs one primary-key query and
-    does not even load the session: the version number tells nobody anything.
+    The unchanged answer, which almost every poll gets, reads the version from the cache
+    (``games.pollstate``), not the database, and does not even load the session: the
+    version number tells nobody anything.
     """
     try:
         version = int(request.GET.get("v", ""))
     except ValueError:
         return HttpResponseBadRequest(_("The version could not be read."))
-    row = Game.objects.filter(pk=pk).values_list("version", "deadline").first()
+    row = poll_state(pk)
     if row is None:
         raise Http404(_("No such game."))
     current, deadline = row

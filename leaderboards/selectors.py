@@ -18,10 +18,11 @@ from django.db.models import Count, Model, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+import games.selectors
 import rules
 from accounts.models import User
 from games.daily import today
-from games.models import Game, Ruleset, Seat, SoloResult
+from games.models import SOLO_RATING_LABELS, DailyPar, Game, Ruleset, Seat, SoloResult
 from leaderboards.daily import week_start
 from leaderboards.models import (
     PROVISIONAL_GAMES,
@@ -38,14 +39,7 @@ if TYPE_CHECKING:
     from django_stubs_ext import StrOrPromise
 
 PAGE_SIZE = 50
-# The table's bands in words, for pages (rules.SoloRating.label is English only).
-BAND_LABELS = {
-    rules.SoloRating.ROOM_FOR_IMPROVEMENT: _("room for improvement"),
-    rules.SoloRating.SATISFACTORY: _("satisfactory"),
-    rules.SoloRating.GOOD: _("good"),
-    rules.SoloRating.VERY_GOOD: _("very good"),
-    rules.SoloRating.EXCELLENT: _("excellent"),
-}
+BAND_LABELS = SOLO_RATING_LABELS
 # A rating drops off the board after this long without a rated game (it is kept).
 INACTIVE_AFTER = datetime.timedelta(days=90)
 
@@ -397,3 +391,8 @@ def player_statistics(user: User) -> PlayerStatistics:
         ratings=ratings,
         rating_history=rating_history,
     )
+
+
+def daily_par(*, day: datetime.date, ruleset: str = Ruleset.STANDARD) -> DailyPar | None:
+    """The day's par as stored (pending, done), or ``None`` if nobody has asked for it."""
+    return games.selectors.daily_par_of(day, ruleset)

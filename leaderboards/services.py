@@ -46,15 +46,18 @@ def game_finished(
     ``seats`` carry their final score and place and their users loaded; ``state``, the
     finished rules game if the caller has it, saves replaying the moves again.
     """
-    if game.mode == Game.Mode.MULTI and not game.hidden:
+    # Against computer players a game is not rated: a bot's strength is not a rating.
+    with_bots = any(seat.is_bot for seat in seats)
+    if game.mode == Game.Mode.MULTI and not game.hidden and not with_bots:
         _game_rate(game, seats)
     if state is None:
         state = rules_game(game, seats)
-    # A result just written cannot have been hidden yet: only the game's flag counts.
+    # A result just written cannot have been hidden yet: only the game's flags count. A
+    # game played with a hint counts in no board or total. Bots have no results at all.
     results = PlayerResult.objects.bulk_create(
-        _result_for(game, seat, state, hidden=game.hidden)
+        _result_for(game, seat, state, hidden=game.hidden or game.assisted)
         for seat in seats
-        if seat.score is not None
+        if seat.score is not None and not seat.is_bot
     )
     for result in results:
         if not result.hidden:
@@ -65,7 +68,8 @@ def game_finished(
 
 
 def _result_for(game: Game, seat: Seat, state: rules.Game, *, hidden: bool) -> PlayerResult:
-    assert seat.score is not None and game.finished_at is not None
+    # Computer players' seats never get here: they have no user and no results.
+    assert seat.score is not None and game.finished_at is not None and seat.user_id is not None
     points = dict.fromkeys(rules.Profession, 0)
     for worker in state.boards[player_key(seat)].landscape.score().workers:
         if worker.counted:
@@ -246,8 +250,11 @@ def _game_rate(game: Game, seats: list[Seat]) -> None:
     placed = [seat for seat in seats if seat.place is not None]
     if len(placed) < 2:
         return
-    ratings = _locked_ratings(user_ids=[seat.user_id for seat in placed], ruleset=game.ruleset)
-    before = [ratings[seat.user_id] for seat in placed]
+    # Only games of people are rated (see game_finished).
+    user_ids = [seat.user_id for seat in placed if seat.user_id is not None]
+    assert len(user_ids) == len(placed)
+    ratings = _locked_ratings(user_ids=user_ids, ruleset=game.ruleset)
+    before = [ratings[user_id] for user_id in user_ids]
     after = rate(
         [Skill(r.mu, r.sigma) for r in before],
         [seat.place for seat in placed if seat.place is not None],
@@ -287,6 +294,7 @@ def player_stats_rebuild(*, user: User) -> None:
     mine_all = PlayerResult.objects.filter(user=user)
     mine_all.update(hidden=False)
     mine_all.filter(game__hidden=True).update(hidden=True)
+    mine_all.filter(game__assisted=True).update(hidden=True)
     mine_all.filter(game__solo_result__hidden=True).update(hidden=True)
     for ruleset in Ruleset.values:
         _solo_standing_refresh(user_id=user.pk, ruleset=ruleset)
@@ -339,6 +347,8 @@ def ratings_recompute() -> int:
     rated = 0
     rows = (
         Seat.objects.filter(game__mode=Game.Mode.MULTI, game__status=Game.Status.FINISHED)
+        # Games with computer players are never rated.
+        .exclude(game__seats__user__isnull=True)
         .order_by("game__finished_at", "game_id", "position")
         .values_list(
             "id",

@@ -13,4 +13,5 @@ urlpatterns = [
     path("daily/start/", views.daily_start, name="daily_start"),
     path("daily/abandon/", views.daily_abandon, name="daily_abandon"),
     path("daily/<str:day>/", views.daily_page, name="daily_day"),
+    path("daily/<str:day>/par/", views.daily_par, name="daily_par"),
 ]

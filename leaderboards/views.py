@@ -36,6 +36,7 @@ class ShownRow:
     day: str
     profile_url: str
     replay_url: str | None
+    beat_bot: bool = False
 
 
 # Stand-ins reversed once per page: a page of 50 rows would otherwise reverse 100 URLs,
@@ -44,7 +45,12 @@ _NAME, _GAME = "~player~", 987654321987
 
 
 def _shown_rows(
-    board: selectors.Board, *, decimals: int, links: bool, viewer: User | None
+    board: selectors.Board,
+    *,
+    decimals: int,
+    links: bool,
+    viewer: User | None,
+    bot_score: int | None = None,
 ) -> list[ShownRow]:
     profile = reverse("accounts:profile", args=[_NAME])
     replay = reverse("games:replay", args=[_GAME])
@@ -59,6 +65,7 @@ def _shown_rows(
             replay_url=(
                 replay.replace(str(_GAME), str(row.game_id)) if links and row.game_id else None
             ),
+            beat_bot=bot_score is not None and row.value > bot_score,
         )
         for row in board.rows
     ]
@@ -126,8 +133,13 @@ def daily_page(request: HtmxHttpRequest, day: str | None = None) -> HttpResponse
         else selectors.DailyAttempt(None, False)
     )
     links = shown < current or attempt.finished
+    # The par, like the landscapes, waits for the viewer's own attempt on a running day.
+    par = selectors.daily_par(day=shown) if links else None
+    bot_score = par.bot_score if par is not None and par.is_done else None
     context = {
-        "rows": _shown_rows(board, decimals=0, links=links, viewer=viewer),
+        "rows": _shown_rows(board, decimals=0, links=links, viewer=viewer, bot_score=bot_score),
+        "par": par,
+        "show_par": links,
         "decimals": 0,
         "day": shown,
         "is_today": shown == current,
@@ -172,6 +184,32 @@ def daily_abandon(request: AuthenticatedHttpRequest) -> HttpResponse:
         return redirect("leaderboards:daily")
     messages.success(request, _("Your attempt is over; its score counts for today."))
     return redirect("leaderboards:daily")
+
+
+def daily_par(request: HtmxHttpRequest, day: str) -> HttpResponse:
+    """The day's par fragment, which the daily page polls while the par is computed."""
+    try:
+        shown = datetime.date.fromisoformat(day)
+    except ValueError:
+        raise Http404(_("No such day.")) from None
+    current = today()
+    if shown > current:
+        raise Http404(_("That day's challenge has not begun."))
+    viewer = _viewer(request)
+    attempt = (
+        selectors.daily_attempt(user=viewer, day=shown)
+        if viewer
+        else selectors.DailyAttempt(None, False)
+    )
+    if shown == current and not attempt.finished:
+        raise Http404(_("The par is shown once you have finished your own attempt."))
+    context = {
+        "day": shown,
+        "attempt": attempt,
+        "par": selectors.daily_par(day=shown),
+        "show_par": True,
+    }
+    return render(request, "leaderboards/daily.html#par", context)
 
 
 def profile(request: HtmxHttpRequest, username: str) -> HttpResponse:

@@ -13,7 +13,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, models, transaction
 from django.db.models import Q
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 import games.services
@@ -346,7 +346,9 @@ def report_dismiss(*, moderator: User, report: Report, note: str) -> Report:
 def _report_close(*, moderator: User, report: Report, note: str, status: str) -> Report:
     _require(moderator, PERM_REPORTS)
     note = _reason(note, required=True)
-    report = Report.objects.select_for_update().select_related("target").get(pk=report.pk)
+    report = (
+        Report.objects.select_for_update().select_related("target", "reporter").get(pk=report.pk)
+    )
     if report.status != Report.Status.OPEN:
         raise ValidationError(
             _("Report #%(number)d was already handled.") % {"number": report.pk},
@@ -358,19 +360,22 @@ def _report_close(*, moderator: User, report: Report, note: str, status: str) ->
     report.handled_by = moderator
     report.full_clean()
     report.save()
-    if status == Report.Status.RESOLVED:
-        text = _(
-            "Your report about %(name)s was reviewed by a moderator, who took action. "
-            "Thank you for helping keep Limes Online friendly."
-        )
-    else:
-        text = _(
-            "Your report about %(name)s was reviewed by a moderator, who found no rule broken. "
-            "Thank you for letting us know."
-        )
+    # The reporter reads it in their own language, not the moderator's.
+    with translation.override(report.reporter.language_for_messages):
+        if status == Report.Status.RESOLVED:
+            text = _(
+                "Your report about %(name)s was reviewed by a moderator, who took action. "
+                "Thank you for helping keep Limes Online friendly."
+            )
+        else:
+            text = _(
+                "Your report about %(name)s was reviewed by a moderator, who found no rule "
+                "broken. Thank you for letting us know."
+            )
+        text %= {"name": report.target.display_name}
     notification = Notification(
         user_id=report.reporter_id,
-        text=text % {"name": report.target.display_name},
+        text=text,
         url=reverse("moderation:notifications"),
     )
     notification.full_clean()

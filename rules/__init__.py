@@ -9,6 +9,7 @@ seeded ``random.Random``). One import gives the public API::
 from __future__ import annotations
 
 from rules.board import Board, PlacedCard
+from rules.bot import BOT_LEVELS, TurnAssessment, assess_turn, bot_turn, hindsight_best
 from rules.deck import DEFAULT_DECK_PATH, Deck, load_deck
 from rules.errors import IllegalMoveError, InvalidInputError, RulesError
 from rules.game import Game, Outcome, Standing, rank
@@ -41,6 +42,7 @@ from rules.record import (
 from rules.solo import SoloRating, solo_rating
 
 __all__ = [
+    "BOT_LEVELS",
     "DEFAULT_DECK_PATH",
     "MAX_SPAN",
     "RECORD_FORMAT",
@@ -67,12 +69,16 @@ __all__ = [
     "Standing",
     "Terrain",
     "Turn",
+    "TurnAssessment",
     "Variants",
     "WorkerAction",
     "WorkerScore",
     "Zone",
+    "assess_turn",
+    "bot_turn",
     "game_from_record",
     "game_to_record",
+    "hindsight_best",
     "load_deck",
     "rank",
     "reference_turn",

@@ -25,3 +25,17 @@ if [[ "$(cat "$_stamp" 2>/dev/null || true)" != "$_want" ]]; then
     echo "$_want" >"$_stamp"
 fi
 unset _stamp _want
+
+# The translations' .mo files are build output (git-ignored): compile what changed, with
+# GNU gettext's msgfmt (Debian's gettext package, installed here when run as root).
+if ! command -v msgfmt >/dev/null; then
+    if [[ "$(id -u)" == 0 ]] && command -v apt-get >/dev/null; then
+        echo "Installing gettext for the translations"
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gettext >/dev/null \
+            || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gettext >/dev/null; }
+    else
+        echo "error: msgfmt is missing: install GNU gettext (apt-get install gettext)" >&2
+        exit 1
+    fi
+fi
+python manage.py compilemessages --ignore=.venv --verbosity=0

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import datetime
+import subprocess
 import threading
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any, Protocol
 
 import pytest
 import time_machine
+from django.conf import settings
 from django.core.cache import cache
 from django.db import connection
 from django.test import Client
@@ -128,3 +131,23 @@ def race() -> Race:
     ``postgres``, with ``django_db(transaction=True)``).
     """
     return _race
+
+
+@pytest.fixture
+def committed(django_capture_on_commit_callbacks: Any) -> Callable[[], Any]:
+    """A block whose on-commit callbacks (the tasks it queues) run as a real commit would.
+
+    Tests run inside a transaction that never commits, so ``with committed(): …`` is how
+    a test sees computer players move, analyses and pars computed (by the immediate task
+    backend), callbacks queued by those callbacks included.
+    """
+    return lambda: django_capture_on_commit_callbacks(execute=True)
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    # Pages are checked in every language: compile the catalogues that changed, so that a
+    # bare `pytest` after `scripts/messages` tests the translations as they stand.
+    for po in Path(settings.BASE_DIR, "locale").glob("*/LC_MESSAGES/*.po"):
+        mo = po.with_suffix(".mo")
+        if not mo.exists() or mo.stat().st_mtime < po.stat().st_mtime:
+            subprocess.run(["msgfmt", "--check-format", "-o", str(mo), str(po)], check=True)

@@ -53,6 +53,8 @@ INSTALLED_APPS = [
 TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
 
 MIDDLEWARE = [
+    # First, so its line's duration and query count cover every other middleware.
+    "limes_site.observability.RequestLogMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -60,6 +62,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # After LocaleMiddleware and the user: a signed-in player's stored language wins.
+    "accounts.middleware.PlayerLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -176,8 +180,13 @@ ALLAUTH_TRUSTED_PROXY_COUNT = int(os.environ.get("DJANGO_TRUSTED_PROXY_COUNT", "
 # Internationalisation
 
 LANGUAGE_CODE = "en"
-# A language is offered once its catalogue exists under locale/.
-LANGUAGES = [("en", _("English"))]
+# Each language but English has its catalogues under locale/ (compiled by scripts/_bootstrap.sh).
+LANGUAGES = [
+    ("en", _("English")),
+    ("cs", _("Czech")),
+    ("de", _("German")),
+    ("fr", _("French")),
+]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True
@@ -205,3 +214,45 @@ LIMES_DECK = os.environ.get("LIMES_DECK")
 # out tomorrow's cards from the code. Empty: games.daily derives one from SECRET_KEY,
 # which production requires; set it to keep the days' cards when SECRET_KEY is rotated.
 LIMES_DAILY_SECRET = os.environ.get("LIMES_DAILY_SECRET", "")
+
+# -- Operations: request logs, error reports ---------------------------------------------
+# (kept together so that other settings blocks can change without touching this one)
+
+# One JSON line per request on stderr (limes_site.observability.RequestLogMiddleware); the
+# process manager (systemd's journal, the cluster script's log files) keeps them.
+LOGGING: dict[str, Any] = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"json": {"()": "limes_site.observability.JsonFormatter"}},
+    "handlers": {
+        "console": {"class": "logging.StreamHandler"},
+        "json": {"class": "logging.StreamHandler", "formatter": "json"},
+    },
+    "root": {"handlers": ["console"], "level": "WARNING"},
+    "loggers": {
+        "limes.request": {"handlers": ["json"], "level": "INFO", "propagate": False},
+        "limes.health": {"handlers": ["json"], "level": "WARNING", "propagate": False},
+    },
+}
+
+# Several sites (or test clusters) may share one Redis server: each keeps to its own keys.
+for _cache in CACHES.values():
+    if "redis" in _cache["BACKEND"]:
+        _cache["KEY_PREFIX"] = os.environ.get("LIMES_CACHE_PREFIX", "")
+
+# Errors go to Sentry when SENTRY_DSN is set, and nowhere new otherwise.
+SENTRY_DSN = os.environ.get("SENTRY_DSN", "")
+if SENTRY_DSN:
+    import sentry_sdk
+
+    sentry_sdk.init(
+        dsn=SENTRY_DSN,
+        environment=os.environ.get("SENTRY_ENVIRONMENT", "production"),
+        traces_sample_rate=float(os.environ.get("SENTRY_TRACES_SAMPLE_RATE", "0")),
+        # Players' addresses, cookies and names stay out of the reports.
+        send_default_pii=False,
+    )
+
+# Seconds of search the daily challenge's par may take (rules.hindsight_best's budget), once
+# a day in the background.
+LIMES_PAR_BUDGET = float(os.environ.get("LIMES_PAR_BUDGET", "5"))

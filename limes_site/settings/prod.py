@@ -2,7 +2,8 @@
 
 Required: DJANGO_SECRET_KEY, DJANGO_ALLOWED_HOSTS (comma-separated), DATABASE_URL.
 Optional: REDIS_URL, DJANGO_CSRF_TRUSTED_ORIGINS, DJANGO_BEHIND_TLS_PROXY, EMAIL_HOST and
-friends, DJANGO_TRUSTED_PROXY_COUNT, LIMES_DECK.
+friends, DJANGO_TRUSTED_PROXY_COUNT, LIMES_DECK, SENTRY_DSN (SENTRY_ENVIRONMENT,
+SENTRY_TRACES_SAMPLE_RATE).
 """
 
 from __future__ import annotations
@@ -67,10 +68,9 @@ EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = _env_bool("EMAIL_USE_TLS", False)
 SERVER_EMAIL = DEFAULT_FROM_EMAIL  # noqa: F405
 
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": "INFO"},
-    "loggers": {"django": {"handlers": ["console"], "level": "INFO", "propagate": False}},
-}
+# Django's own messages (errors above all) beside the JSON request lines of base.
+LOGGING["root"]["level"] = "INFO"  # noqa: F405
+LOGGING["loggers"]["django"] = {"handlers": ["console"], "level": "INFO", "propagate": False}  # noqa: F405
+
+# The proxy's health checks come over plain HTTP from inside the network.
+SECURE_REDIRECT_EXEMPT = [r"^health/$"]

@@ -47,3 +47,10 @@ ACCOUNT_RATE_LIMITS = {
 # Tasks run at once, inside the request or service that enqueues them, so a test sees
 # their effect without a worker.
 TASKS = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}
+
+# The request log stays quiet in tests and in-process benchmarks; tests of the log itself
+# raise its level with caplog.
+LOGGING["loggers"]["limes.request"]["level"] = "WARNING"  # noqa: F405
+
+# The par's search, kept short: tests check what it stores, not how good it is.
+LIMES_PAR_BUDGET = 0.2

@@ -1,6 +1,7 @@
 // Keyboard play: R / Shift+R turn the card, 1-9 pick a + slot, P and M step through the
-// zones where a worker can be placed or moved, Enter commits. Every action is a link or
-// button already on the page; a shortcut focuses it and clicks it, so focus follows it.
+// zones where a worker can be placed or moved, H asks for a hint, Enter commits. Every
+// action is a link or button already on the page; a shortcut focuses it and clicks it,
+// so focus follows it.
 document.addEventListener("keydown", (event) => {
   if (event.ctrlKey || event.metaKey || event.altKey) return;
   const target = event.target;
@@ -11,6 +12,7 @@ document.addEventListener("keydown", (event) => {
   let click = true;
   if (event.key === "r") element = board.querySelector('[data-key="rotate"]');
   else if (event.key === "R") element = board.querySelector('[data-key="rotate-left"]');
+  else if (event.key === "h" || event.key === "H") element = board.querySelector('[data-key="hint"]:not([disabled])');
   // Enter on a link or button of its own does what that control does.
   else if (event.key === "Enter" && !target.closest("a, button, summary, select")) {
     element = board.querySelector('[data-key="commit"]:not([disabled])');
@@ -109,6 +111,12 @@ function showDeadlines() {
   for (const element of document.querySelectorAll("[data-deadline]")) {
     const left = Math.max(0, Math.round((Date.parse(element.getAttribute("datetime")) - Date.now()) / 1000));
     if (left > 3600) continue; // days or hours: the server's wording stays
+    if (left === 0) {
+      // "Round ends now", until the next poll shows the new round.
+      // gettext comes from the JavaScript catalogue (base.html); without it, English.
+      element.textContent = typeof gettext === "function" ? gettext("now") : "now";
+      continue;
+    }
     const minutes = Math.floor(left / 60);
     const seconds = String(left % 60).padStart(2, "0");
     element.textContent = `${minutes}:${seconds}`;

@@ -18,7 +18,8 @@ def sign_in(page: Any, base: str, path: str, username: str) -> None:
     page.goto(f"{base}{path}")
     page.fill("input[name=login], input[name=username]", username)
     page.fill("input[name=password]", PASSWORD)
-    page.locator("form [type=submit]").last.click()
+    # Not the language menu's button at the foot of the page.
+    page.locator("form:not(.language-form) [type=submit]").last.click()
     page.wait_for_load_state()
 
 

@@ -5,14 +5,17 @@ from __future__ import annotations
 import datetime
 
 import pytest
+from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
+from time_machine import TimeMachineFixture
 
 import rules
 from accounts.models import User
 from games import selectors, services
 from games.models import Game, Move, Seat
+from games.pollstate import poll_state_key
 from tests.factories import PASSWORD, UserFactory, play_turn, reference_turn_of, started_game
 from tests.pages import HTMX, turn_fields
 
@@ -151,16 +154,46 @@ def test_spectators_see_completed_rounds_only_and_never_the_card(players: list[U
     assert Client().get(detail(game)).status_code == 404  # signed out: no
 
 
-def test_poll_answers_204_with_one_query_while_nothing_changes(
+def test_poll_answers_204_without_a_query_while_nothing_changes(
     players: list[User], django_assert_num_queries
 ) -> None:
     ana, ben, _cy = players
     game = started_game([ana, ben])
     client = client_for(ana)
     version = Game.objects.get(pk=game.pk).version
-    with django_assert_num_queries(1):
+    # The start published the version to the cache: PostgreSQL is not asked at all.
+    with django_assert_num_queries(0):
         response = client.get(poll(game, version), **HTMX)
     assert response.status_code == 204
+
+
+def test_poll_reads_the_database_once_when_the_cache_lost_the_game(
+    players: list[User], django_assert_num_queries
+) -> None:
+    ana, ben, _cy = players
+    game = started_game([ana, ben])
+    client = client_for(ana)
+    version = Game.objects.get(pk=game.pk).version
+    cache.clear()  # evicted, or Redis restarted
+    with django_assert_num_queries(1):
+        assert client.get(poll(game, version), **HTMX).status_code == 204
+    with django_assert_num_queries(0):
+        assert client.get(poll(game, version), **HTMX).status_code == 204
+
+
+def test_poll_never_answers_nothing_new_when_the_cache_is_ahead_of_the_database(
+    players: list[User],
+) -> None:
+    ana, ben, _cy = players
+    game = started_game([ana, ben])
+    version = Game.objects.get(pk=game.pk).version
+    # A write that published its version and then failed leaves the cache one ahead.
+    cache.set(poll_state_key(game.pk), (version + 1, game.deadline))
+
+    response = client_for(ana).get(poll(game, version), **HTMX)
+
+    assert response.status_code == 200
+    assert f'data-version="{version}"' in response.content.decode()
 
 
 def test_poll_redraws_the_table_when_someone_plays_and_the_board_when_the_round_ends(
@@ -197,12 +230,16 @@ def test_poll_reloads_the_page_when_the_game_starts(players: list[User]) -> None
     assert response.headers["HX-Refresh"] == "true"
 
 
-def test_poll_enforces_a_passed_deadline(players: list[User]) -> None:
+def test_poll_enforces_a_passed_deadline(
+    players: list[User], time_machine: TimeMachineFixture
+) -> None:
     ana, ben, _cy = players
     game = started_game([ana, ben])
     play_turn(game, ana)
-    version = Game.objects.get(pk=game.pk).version
-    Game.objects.filter(pk=game.pk).update(deadline=timezone.now() - datetime.timedelta(1))
+    game.refresh_from_db()
+    version = game.version
+    assert game.deadline is not None
+    time_machine.move_to(game.deadline + datetime.timedelta(seconds=1))
     response = client_for(ana).get(poll(game, version), **HTMX)
     assert response.status_code == 200
     assert Seat.objects.get(game=game, user=ben).status == Seat.Status.TIMED_OUT

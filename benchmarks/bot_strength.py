@@ -1,0 +1,185 @@
+"""How well and how fast a bot level plays: seeded solo deals, the reference player beside.
+
+    python benchmarks/bot_strength.py [--games 1000] [--level strong]
+        [--variants standard,diagonal,ferryman,both] [--jobs 2] [--seed 0]
+    python benchmarks/bot_strength.py --protocol [--games 20] [--level strong] ...
+
+Game ``i`` deals its 16 cards with ``random.Random(seed + i)``, as
+``calibrate_deck.py`` does, so the reference figures of the standard deck match its table.
+For each variant the level and the reference player play the same deals; the report gives
+the mean with its standard error, the share of each band of the solo table and the
+milliseconds per move (wall clock around ``bot_turn``, median and p95; with ``--jobs 2``
+the jobs share the machine's cores, so the figures include that contention).
+
+``--protocol`` plays the deals through ``python -m rules bot`` instead, one subprocess per
+variant, and times each line from written to answer read (FORMATS.md section 4); every
+game's answers are replayed and scored, so an illegal answer would stop the run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import subprocess
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from rules import (
+    Board,
+    SoloRating,
+    Variants,
+    bot_turn,
+    load_deck,
+    reference_turn,
+    solo_rating,
+    turn_from_json,
+)
+
+ROOT = Path(__file__).resolve().parent.parent
+VARIANTS = {
+    "standard": Variants(),
+    "diagonal": Variants(diagonal=True),
+    "ferryman": Variants(ferryman=True),
+    "both": Variants(diagonal=True, ferryman=True),
+}
+
+
+def play_deal(level: str, variants: Variants, seed: int) -> tuple[int, int, list[float]]:
+    """The level's and the reference player's totals on deal ``seed``, and the level's
+    seconds per move."""
+    deck = load_deck()
+    numbers = deck.deal(random.Random(seed))
+    board, reference = Board(), Board()
+    seconds = []
+    for k, number in enumerate(numbers):
+        card = deck.card(number)
+        unseen = [c for c in deck if c.number not in numbers[: k + 1]]
+        started = time.perf_counter()
+        turn = bot_turn(board, card, unseen=unseen, variants=variants, level=level, seed=seed)
+        seconds.append(time.perf_counter() - started)
+        board = board.play(card, turn, variants)  # raises on an illegal turn
+        reference = reference.play(card, reference_turn(reference, card, variants), variants)
+    return board.landscape.score().total, reference.landscape.score().total, seconds
+
+
+def _play(args: tuple[str, str, int]) -> tuple[int, int, list[float]]:
+    level, variant, seed = args
+    return play_deal(level, VARIANTS[variant], seed)
+
+
+def percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
+
+
+def bands(totals: list[int]) -> str:
+    shares = [sum(solo_rating(t) is r for t in totals) / len(totals) for r in SoloRating]
+    return " ".join(f"{share:6.1%}" for share in shares)
+
+
+def summary(name: str, totals: list[int], seconds: list[float] | None) -> str:
+    mean = statistics.fmean(totals)
+    se = statistics.stdev(totals) / len(totals) ** 0.5 if len(totals) > 1 else 0.0
+    timing = ""
+    if seconds:
+        timing = f"  {percentile(seconds, 50) * 1e3:7.1f} {percentile(seconds, 95) * 1e3:7.1f}"
+    return f"| {name:<20} | {mean:6.2f} | {se:4.2f} | {bands(totals)} |{timing}"
+
+
+def header() -> str:
+    names = " ".join(f"{r.lowest:>5}+" for r in SoloRating)
+    return (
+        f"| {'variant / player':<20} |   mean |   SE | bands {names} | ms/move median p95\n"
+        f"|{'-' * 22}|--------|------|{'-' * 50}|"
+    )
+
+
+def strength(args: argparse.Namespace) -> None:
+    print(f"level {args.level}, {args.games} deals from seed {args.seed}, jobs {args.jobs}")
+    print(header())
+    for variant in args.variants.split(","):
+        started = time.perf_counter()
+        work = [(args.level, variant, args.seed + i) for i in range(args.games)]
+        with ProcessPoolExecutor(args.jobs) as pool:
+            results = list(pool.map(_play, work, chunksize=max(1, len(work) // (8 * args.jobs))))
+        totals = [r[0] for r in results]
+        reference = [r[1] for r in results]
+        seconds = [s for r in results for s in r[2]]
+        print(summary(f"{variant}: {args.level}", totals, seconds))
+        print(summary(f"{variant}: reference", reference, None))
+        better = sum(t > r for t, r in zip(totals, reference, strict=True)) / len(totals)
+        print(
+            f"|   {variant}: {args.level} beats reference on {better:.0%} of deals; "
+            f"{time.perf_counter() - started:.0f} s"
+        )
+
+
+def protocol(args: argparse.Namespace) -> None:
+    deck = load_deck()
+    print(f"python -m rules bot --level {args.level} --seed {args.seed}, {args.games} games")
+    print("| variant | games | mean | ms/line median | p95 | max |")
+    print("|---|---|---|---|---|---|")
+    for variant in args.variants.split(","):
+        variants = VARIANTS[variant]
+        process = subprocess.Popen(
+            [sys.executable, "-m", "rules", "bot", "--level", args.level, "--seed", str(args.seed)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            cwd=ROOT,
+            text=True,
+        )
+        assert process.stdin is not None and process.stdout is not None
+        seconds, totals = [], []
+        for i in range(args.games):
+            numbers = deck.deal(random.Random(args.seed + i))
+            turns: list[object] = []
+            board = Board()
+            for k, number in enumerate(numbers):
+                line = json.dumps(
+                    {
+                        "format": "limes-bot/1",
+                        "variants": variants.names(),
+                        "cards": list(numbers[: k + 1]),
+                        "turns": turns,
+                    }
+                )
+                started = time.perf_counter()
+                process.stdin.write(line + "\n")
+                process.stdin.flush()
+                answer = json.loads(process.stdout.readline())
+                seconds.append(time.perf_counter() - started)
+                board = board.play(deck.card(number), turn_from_json(answer), variants)
+                turns.append(answer)
+            totals.append(board.landscape.score().total)
+        process.stdin.close()
+        process.wait()
+        print(
+            f"| {variant} | {args.games} | {statistics.fmean(totals):.2f} "
+            f"| {percentile(seconds, 50) * 1e3:.1f} | {percentile(seconds, 95) * 1e3:.1f} "
+            f"| {max(seconds) * 1e3:.1f} |"
+        )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--level", default="strong")
+    parser.add_argument("--variants", default="standard,diagonal,ferryman,both")
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--protocol", action="store_true", help="time lines through the CLI")
+    args = parser.parse_args()
+    if args.protocol:
+        protocol(args)
+    else:
+        strength(args)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,365 @@
+"""Load on ``scripts/cluster`` with locust: a realistic mix of players and visitors.
+
+Run it through ``benchmarks/load_cluster.py``, which prepares signed-in players, runs
+locust headless against 127.0.0.1 only, and checks the moves in the database afterwards.
+By hand (after load_cluster.py --prepare-only has written the sessions file):
+
+    LIMES_LOAD_SESSIONS=var/load/sessions.json locust -f benchmarks/locustfile.py \
+        --headless -H http://127.0.0.1:8080 -u 40 -r 4 -t 60s
+
+The mix, by weight of simulated users:
+- solo players (5): a new solo game, then each round 2–10 s of thought spread over two
+  board drafts (the htmx partial a turn of the card or a slot redraws) and the commit;
+- multiplayer players (2 + 2), in pairs: an opener opens an invitation-only two-seat
+  game, a joiner joins it by its code; each round they think 2–10 s and commit, polling
+  every 2 s as the page does, while they think and while they wait for the other;
+- visitors (2): leaderboards and profiles, a page every 3–8 s;
+- one floor probe: the anonymous home page (no query, a small template) twice a second.
+Every commit that the server accepted is written to ``LIMES_LOAD_MOVES`` (game, round) so
+that load_cluster.py can compare them with the moves stored.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import queue
+import random
+import re
+import sys
+import threading
+import time
+from pathlib import Path
+from urllib.parse import urlencode
+
+from locust import HttpUser, between, constant, events, task
+from locust.clients import ResponseContextManager
+from locust.exception import StopUser
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import rules
+from benchmarks.play_http import (
+    FINAL,
+    GAME_PATH,
+    HEADER_TOKEN,
+    Landscape,
+    page_round,
+    page_version,
+)
+
+ALLOWED_HOST = "http://127.0.0.1"  # loopback only: never load any other address
+POLL_SECONDS = 2.0
+INVITE = re.compile(r"/join/([A-Z0-9]{8})/")
+RULESETS = ["standard", "diagonal", "ferryman", "both"]
+BOARDS = ["best", "week", "average", "rating"]
+VARIANTS = {
+    "standard": rules.Variants(),
+    "diagonal": rules.Variants(diagonal=True),
+    "ferryman": rules.Variants(ferryman=True),
+    "both": rules.Variants(diagonal=True, ferryman=True),
+}
+
+
+def _load_sessions() -> list[dict[str, str]]:
+    path = os.environ.get("LIMES_LOAD_SESSIONS", "var/load/sessions.json")
+    return list(json.loads(Path(path).read_text()))
+
+
+_sessions = _load_sessions()
+_next_session = itertools.count()
+# Invitations (game path, code) from openers to joiners.
+_open_games: queue.Queue[tuple[str, str]] = queue.Queue()
+_moves_lock = threading.Lock()
+_moves_file = open(  # noqa: SIM115 - open for the whole run, closed at its end
+    os.environ.get("LIMES_LOAD_MOVES", "var/load/moves.jsonl"), "a", encoding="utf-8"
+)
+
+
+def _loopback_only(environment: object, **kwargs: object) -> None:
+    host = getattr(environment, "host", "") or ""
+    if not (host.startswith(ALLOWED_HOST + ":") or host == ALLOWED_HOST):
+        raise SystemExit(f"refusing to load {host!r}: only {ALLOWED_HOST} is a target")
+
+
+def _close_moves(**kwargs: object) -> None:
+    _moves_file.close()
+
+
+# locust's event hooks carry no types.
+events.test_start.add_listener(_loopback_only)  # type: ignore[no-untyped-call]
+events.quitting.add_listener(_close_moves)  # type: ignore[no-untyped-call]
+
+
+def _record_move(game: str, player: str, round_number: int, ok: bool | None) -> None:
+    # ok None: sent, no answer yet (a run that stops may cut the answer off).
+    line = {"game": int(game), "player": player, "round": round_number, "ok": ok}
+    with _moves_lock:
+        _moves_file.write(json.dumps(line) + "\n")
+        _moves_file.flush()
+
+
+class SignedIn(HttpUser):
+    """A player whose browser already holds a session (signing in is not what is measured)."""
+
+    abstract = True
+
+    def on_start(self) -> None:
+        index = next(_next_session)
+        if index >= len(_sessions):
+            raise StopUser()
+        self.player = _sessions[index]
+        self.client.cookies.set("sessionid", self.player["sessionid"])
+        self.csrf = ""
+
+    def get(self, path: str, name: str, *, htmx: bool = False) -> str:
+        headers = {"HX-Request": "true"} if htmx else None
+        with self.client.get(path, name=name, headers=headers, catch_response=True) as response:
+            if response.status_code not in (200, 204):
+                response.failure(f"status {response.status_code}")
+                return ""
+            return self._remember_token(str(response.text or ""))
+
+    def post(
+        self, path: str, name: str, data: dict[str, str], *, follow: bool = True
+    ) -> ResponseContextManager:
+        headers = {"X-CSRFToken": self.csrf, "HX-Request": "true"}
+        return self.client.post(
+            path,
+            data=data,
+            name=name,
+            headers=headers,
+            catch_response=True,
+            allow_redirects=follow,
+        )
+
+    def _remember_token(self, text: str) -> str:
+        match = HEADER_TOKEN.search(text)
+        if match:
+            self.csrf = match.group(1)
+        return text
+
+    def think(self, low: float = 2.0, high: float = 10.0) -> float:
+        return random.uniform(low, high)
+
+    def commit(self, path: str, round_number: int, fields: dict[str, str]) -> str | None:
+        game = GAME_PATH.search(path)
+        assert game is not None
+        _record_move(game.group(1), self.player["username"], round_number, None)
+        with self.post(f"{path}play/", "commit", {"round": str(round_number), **fields}) as answer:
+            text = str(answer.text or "")
+            ok = answer.status_code == 200 and 'data-testid="error"' not in text
+            _record_move(game.group(1), self.player["username"], round_number, ok)
+            if not ok:
+                answer.failure(f"status {answer.status_code}: {text[:120]!r}")
+                return None
+            return self._remember_token(text)
+
+
+class SoloPlayer(SignedIn):
+    """Plays solo games from start to end, one after another."""
+
+    weight = 5
+    wait_time = between(1, 3)
+
+    @task
+    def play_a_game(self) -> None:
+        ruleset = random.choice(RULESETS)
+        variants = VARIANTS[ruleset]
+        self.get("/", "home, signed in")
+        fields = {name: "on" for name in variants.names()}
+        with self.post("/games/new/", "new game", fields, follow=False) as created:
+            location = created.headers.get("Location", "")
+            if created.status_code != 302 or not GAME_PATH.search(location):
+                created.failure(f"new game: {created.status_code} {location!r}")
+                return
+        path = GAME_PATH.search(location)
+        assert path is not None
+        url = f"/games/{path.group(1)}/"
+        page = self.get(url, "game page")
+        landscape = Landscape(variants)
+        for round_number in range(1, rules.ROUNDS + 1):
+            if not page:
+                return
+            fields = landscape.next_turn(page, round_number)
+            thought = self.think()
+            # Two redraws on the way to the turn: the card turned, then placed.
+            time.sleep(thought * 0.4)
+            turned = {"rot": fields["rot"]}
+            self.get(f"{url}?{urlencode(turned)}", "board partial", htmx=True)
+            time.sleep(thought * 0.4)
+            self.get(f"{url}?{urlencode(fields)}", "board partial", htmx=True)
+            time.sleep(thought * 0.2)
+            page = self.commit(url, round_number, fields) or ""
+        if page and FINAL not in page:
+            self.environment.events.request.fire(
+                request_type="CHECK",
+                name="final result",
+                response_time=0,
+                response_length=0,
+                exception=AssertionError("no final result after round 16"),
+                context={},
+            )
+
+
+class MultiPlayer(SignedIn):
+    """Plays two-player live games: an ``Opener`` opens each, a ``Joiner`` takes the seat."""
+
+    abstract = True
+    wait_time = between(1, 3)
+
+    @task
+    def play_a_game(self) -> None:
+        url = self.find_game()
+        if url is None:
+            return
+        page = self.get(url, "game page")
+        landscape = Landscape(rules.Variants())
+        for round_number in range(1, rules.ROUNDS + 1):
+            found = self.wait_for_round(url, page, round_number)
+            if found is None:
+                return
+            fields = landscape.next_turn(found, round_number)
+            version = page_version(found)
+            thought = self.think()
+            # The page keeps polling while its player thinks (draft=1: keep the draft).
+            while thought > 0:
+                pause = min(POLL_SECONDS, thought)
+                time.sleep(pause)
+                thought -= pause
+                if version is not None:
+                    self.poll(url, version, draft=1)
+            committed = self.commit(url, round_number, fields)
+            if committed is None:
+                return
+            page = committed
+
+    def find_game(self) -> str | None:
+        raise NotImplementedError
+
+    def wait_for_round(self, url: str, page: str, round_number: int) -> str | None:
+        """Poll every 2 s until the page offers this round's card; that page, or None."""
+        for _ in range(300):  # ten minutes at most
+            if FINAL in page:
+                return None
+            shown = page_round(page)
+            if shown and shown[0] == round_number:
+                return page
+            version = page_version(page)
+            time.sleep(POLL_SECONDS)
+            update = None if version is None else self.poll(url, version, draft=0)
+            if update is None:
+                page = self.get(url, "game page")
+            elif update:
+                new_version = page_version(update)
+                if page_round(update):
+                    page = update  # the round is complete: the next board came with it
+                elif new_version is not None:
+                    page = page.replace(
+                        f'data-version="{version}"', f'data-version="{new_version}"'
+                    )
+                else:
+                    page = self.get(url, "game page")
+        return None
+
+    def poll(self, url: str, version: int, draft: int, status: str = "active") -> str | None:
+        """``""`` if nothing is new, the update if something is, None if the page must reload."""
+        query = f"?v={version}&s={status}&draft={draft}"
+        with self.client.get(
+            f"{url}poll/{query}", name="poll", headers={"HX-Request": "true"}, catch_response=True
+        ) as answer:
+            if answer.status_code == 204:
+                return ""
+            if answer.status_code != 200:
+                answer.failure(f"status {answer.status_code}")
+                return ""
+            if answer.headers.get("HX-Refresh"):
+                return None
+            return str(answer.text or "")
+
+
+class Opener(MultiPlayer):
+    """Opens an invitation-only game, hands its code to a joiner, waits for the start."""
+
+    weight = 2
+
+    def find_game(self) -> str | None:
+        self.get("/lobby/", "lobby")
+        fields = {
+            "seats_max": "2",
+            "pace": "live",
+            "live_seconds": "600",
+            "correspondence_seconds": "86400",
+        }
+        with self.post("/games/new/multi/", "new game", fields, follow=False) as created:
+            location = created.headers.get("Location", "")
+            match = GAME_PATH.search(location)
+            if created.status_code != 302 or not match:
+                created.failure(f"new multiplayer game: {created.status_code} {location!r}")
+                return None
+        url = f"/games/{match.group(1)}/"
+        page = self.get(url, "game page")
+        code = INVITE.search(page)
+        version = page_version(page)
+        if code is None or version is None:
+            return None
+        _open_games.put((url, code.group(1)))
+        for _ in range(300):  # ten minutes at most
+            time.sleep(POLL_SECONDS)
+            if self.poll(url, version, draft=0, status="waiting") is None:
+                return url  # the game started: the page reloads
+        return None
+
+
+class Joiner(MultiPlayer):
+    """Takes an invitation from an opener and joins by its code."""
+
+    weight = 2
+
+    def find_game(self) -> str | None:
+        for _ in range(60):
+            try:
+                url, code = _open_games.get_nowait()
+            except queue.Empty:
+                time.sleep(1)
+                continue
+            self.get(f"/join/{code}/", "invitation")
+            with self.post(f"/join/{code}/", "join", {}, follow=False) as joined:
+                if joined.status_code != 302:
+                    joined.failure(f"join: {joined.status_code}")
+                    return None
+            return url
+        return None
+
+
+class Visitor(HttpUser):
+    """Someone browsing the boards and players' profiles without signing in."""
+
+    weight = 2
+    wait_time = between(3, 8)
+
+    @task(3)
+    def leaderboard(self) -> None:
+        ruleset, board = random.choice(RULESETS), random.choice(BOARDS)
+        self.client.get(f"/leaderboards/{ruleset}/{board}/", name="leaderboard")
+
+    @task(2)
+    def profile(self) -> None:
+        player = random.choice(_sessions)["username"]
+        self.client.get(f"/players/{player}/", name="profile")
+
+    @task(1)
+    def daily(self) -> None:
+        self.client.get("/daily/", name="daily board")
+
+
+class Floor(HttpUser):
+    """The trivial page, measured in the same run: what the stack costs without the game."""
+
+    fixed_count = 1
+    wait_time = constant(0.5)
+
+    @task
+    def home(self) -> None:
+        self.client.get("/", name="floor")

@@ -1,0 +1,73 @@
+"""A player over HTTP, as a browser with htmx plays: read the card off the page, commit a turn.
+
+Shared by the load run (``benchmarks/locustfile.py``) and the cluster's end-to-end test
+(``tests/cluster``). The turn is the reference player's (``rules.reference_turn``), chosen
+from the card the page shows and the board the client keeps itself; the server checks it
+as it checks anyone's.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+import rules
+
+FORM_TOKEN = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
+HEADER_TOKEN = re.compile(r'"X-CSRFToken": "([^"]+)"')
+CARD = re.compile(r"Card (\d+)</h2>")
+ROUND = re.compile(r'data-testid="round">Round (\d+) of 16')
+VERSION = re.compile(r'data-version="(\d+)"')
+GAME_PATH = re.compile(r"/games/(\d+)/$")
+FINAL = 'data-testid="final-result"'
+FINAL_SEAT = 'data-testid="final-seat"'
+
+
+class Unexpected(Exception):
+    """The server answered something a browser would show the player as a failure."""
+
+
+def turn_fields(turn: rules.Turn) -> dict[str, str]:
+    """The query or form fields of a turn, as the board sends them."""
+    row, col = turn.placement.card_at
+    fields = {"rot": str(turn.placement.rotation), "at": f"{row},{col}"}
+    if isinstance(turn.worker, rules.PlaceWorker):
+        fields["place"] = "{},{}".format(*turn.worker.zone)
+    elif isinstance(turn.worker, rules.MoveWorker):
+        fields["from"] = "{},{}".format(*turn.worker.source)
+        fields["to"] = "{},{}".format(*turn.worker.target)
+    return fields
+
+
+def page_round(html: str) -> tuple[int, int] | None:
+    """The round and card number the page asks this player to play, or None."""
+    card = CARD.search(html)
+    shown = ROUND.search(html)
+    if not card or not shown:
+        return None
+    return int(shown.group(1)), int(card.group(1))
+
+
+def page_version(html: str) -> int | None:
+    """The game version the page's poller sends, if it has one (games of several players)."""
+    match = VERSION.search(html)
+    return int(match.group(1)) if match else None
+
+
+@dataclass
+class Landscape:
+    """The client's copy of its own landscape, to choose the next turn."""
+
+    variants: rules.Variants
+    board: rules.Board = field(default_factory=rules.Board)
+    deck: rules.Deck = field(default_factory=rules.load_deck)
+
+    def next_turn(self, html: str, round_number: int) -> dict[str, str]:
+        """The reference turn for the card the page shows in ``round_number``; keeps it."""
+        shown = page_round(html)
+        if shown is None or shown[0] != round_number:
+            raise Unexpected(f"round {round_number} is not on the page: {html[:200]!r}")
+        card = self.deck.card(shown[1])
+        turn = rules.reference_turn(self.board, card, self.variants)
+        self.board = self.board.play(card, turn, self.variants)
+        return turn_fields(turn)

@@ -1,0 +1,52 @@
+"""The version and deadline that a game's polls compare, kept in the shared cache.
+
+A waiting page polls every 2 s; almost every poll finds nothing new. Its answer then
+needs only these two values, so they live in the cache (Redis in production, shared by
+every app server) and such a poll does not touch PostgreSQL.
+
+The cache is written inside the transaction that changes the game, while it holds the
+game's row lock: writes of one game therefore reach the cache in version order, and the
+cached version is never older than the committed one. (Before the commit it may be newer
+for a moment, or, if the transaction fails, until the next change: a poll then merely
+loads the game for nothing.) A poll that misses fills the cache from the database only if
+no write came first (``cache.add``).
+"""
+
+from __future__ import annotations
+
+import datetime
+
+from django.core.cache import cache
+
+from games.models import Game
+
+# Only a lost or evicted write could leave the cache behind the database; this bounds how
+# long such a rarity could hide a change from a waiting page.
+POLL_STATE_SECONDS = 10 * 60
+
+PollState = tuple[int, datetime.datetime | None]
+
+
+def poll_state_key(game_id: int) -> str:
+    """The cache key of a game's poll state."""
+    return f"games:poll:{game_id}"
+
+
+def poll_state_publish(game: Game) -> None:
+    """Store the game's current version and deadline for its polls (call under its lock)."""
+    state: PollState = (game.version, game.deadline)
+    cache.set(poll_state_key(game.pk), state, POLL_STATE_SECONDS)
+
+
+def poll_state(game_id: int) -> PollState | None:
+    """The game's version and deadline, from the cache when it has them; None: no game."""
+    key = poll_state_key(game_id)
+    cached = cache.get(key)
+    if cached is not None:
+        version, deadline = cached
+        return int(version), deadline
+    row = Game.objects.filter(pk=game_id).values_list("version", "deadline").first()
+    if row is None:
+        return None
+    cache.add(key, row, POLL_STATE_SECONDS)
+    return row

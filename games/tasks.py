@@ -1,0 +1,38 @@
+"""Background tasks (django-tasks): computer players' turns, analysis, the daily par.
+
+A worker runs them (``manage.py db_worker``, started by ``scripts/serve``); the tests run
+them at once. Each is safe to run twice.
+"""
+
+from __future__ import annotations
+
+import datetime
+
+from django_tasks import task
+
+
+@task()
+def bots_play(game_id: int, round_number: int) -> int:
+    """The computer players' turns of one round (``services.bots_play``)."""
+    # Imported here: the services enqueue these tasks, so they import this module.
+    from games import services
+
+    return services.bots_play(game_id=game_id, round_number=round_number)
+
+
+@task()
+def game_analyse(game_id: int) -> str:
+    """The post-game analysis of one finished game (``services.game_analyse``)."""
+    from games import services
+
+    analysis = services.game_analyse(game_id=game_id)
+    return analysis.status if analysis is not None else "no such finished game"
+
+
+@task()
+def daily_par(day: str, ruleset: str) -> int | None:
+    """The par of ``day`` (ISO date) in ``ruleset`` (``services.daily_par_compute``)."""
+    from games import services
+
+    par = services.daily_par_compute(day=datetime.date.fromisoformat(day), ruleset=ruleset)
+    return par.bot_score

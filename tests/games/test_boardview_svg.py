@@ -1,0 +1,30 @@
+"""Zone pictures drawn in Python: the same SVG the template drew, escaped."""
+
+from __future__ import annotations
+
+from games.boardview import ZoneView
+
+
+def test_a_zone_with_a_hut_and_two_workers() -> None:
+    zone = ZoneView((0, 0), "forest", True, workers=2, label="forest, hut, 2 worker(s)")
+
+    assert zone.svg == (
+        '<svg class="zone-art" viewBox="0 0 50 50" role="img" '
+        'aria-label="forest, hut, 2 worker(s)"><use href="#t-forest"/><use href="#hut"/>'
+        '<use href="#worker"/><text x="24" y="20" class="worker-count">×2</text></svg>'
+    )
+
+
+def test_a_bare_zone_is_named_by_its_terrain() -> None:
+    assert ZoneView((1, 1), "water", False).svg == (
+        '<svg class="zone-art" viewBox="0 0 50 50" role="img" aria-label="water">'
+        '<use href="#t-water"/></svg>'
+    )
+
+
+def test_a_label_cannot_break_out_of_its_attribute() -> None:
+    # Labels are translated text: a translation must not be able to inject markup.
+    svg = ZoneView((0, 0), "field", False, label='"><script>x</script>').svg
+
+    assert "<script>" not in svg
+    assert "&quot;&gt;&lt;script&gt;" in svg

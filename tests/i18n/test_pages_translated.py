@@ -1,0 +1,173 @@
+"""Pages drawn in Czech, German or French show no English word of their English rendering.
+
+To cover another page, add its name and address to ``PAGES`` (the ``site`` fixture holds
+a signed-in player with games of every kind); names of people and things go in ``NAMES``,
+words a language shares with English in ``SAME_WORDS``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cached_property
+from html.parser import HTMLParser
+
+import pytest
+from django.test import Client
+from django.urls import reverse, reverse_lazy
+
+from accounts.models import Notification, User
+from games import services
+from games.models import Game
+from tests.factories import FinishedSoloFactory, UserFactory, play_turn, started_game
+
+pytestmark = pytest.mark.django_db
+
+# Words that are the same in any language: names, the game's title, the language menu
+# (each language is named in itself), and abbreviations.
+NAMES = {
+    "jana",
+    "petr",
+    "limes",
+    "online",
+    "english",
+    "česky",
+    "deutsch",
+    "français",
+    "json",
+    "utc",
+}
+# Players' own words, and English words Czech uses as they are.
+NAMES |= {"hraju", "hra", "čeká", "software"}
+# Words spelt as in English that are the right word in the language too.
+SAME_WORDS = {
+    "cs": {"reset"},
+    "de": {"browser", "lobby", "live", "solo", "standard", "diagonal", "code", "minute", "per",
+           "name"},
+    "fr": {"notifications", "point", "points", "profession", "score", "scores", "solo",
+           "total", "zone", "zones", "standard", "minute", "minutes", "invitation", "code",
+           "place", "excellent", "mode", "modes", "public", "page", "final"},
+}  # fmt: skip
+
+
+@dataclass
+class Site:
+    player: User
+    solo: Game
+    finished: Game
+    multi: Game
+    lobby_game: Game
+
+    @cached_property
+    def played(self) -> Game:
+        """A solo game played to the end (built only for the pages that show one)."""
+        game = services.game_create_solo(user=self.player, diagonal=False, ferryman=True, seed=5)
+        while not game.is_finished:
+            game = play_turn(game, self.player)
+        return game
+
+
+@pytest.fixture
+def site() -> Site:
+    player = UserFactory(username="jana", bio="Hraju Limes.")
+    rival = UserFactory(username="petr")
+    finished = FinishedSoloFactory(user=player, game__created_by=player).game
+    solo = services.game_create_solo(user=player, diagonal=True, ferryman=False, seed=3)
+    for _ in range(3):
+        solo = play_turn(solo, player)
+    multi = started_game([player, rival], pace=Game.Pace.CORRESPONDENCE)
+    play_turn(multi, player)
+    lobby_game = services.game_create_multi(user=rival, seats_max=3, pace=Game.Pace.LIVE)
+    Notification.objects.create(user=player, text="Hra čeká.", url="/")
+    return Site(player, solo, finished, multi, lobby_game)
+
+
+PAGES: dict[str, Callable[[Site], str]] = {
+    "home": lambda site: reverse("games:home"),
+    "rules": lambda site: reverse("games:rules"),
+    "lobby": lambda site: reverse("games:lobby"),
+    "my games": lambda site: reverse("games:mine"),
+    "solo game": lambda site: reverse("games:detail", args=[site.solo.pk]),
+    "finished game": lambda site: reverse("games:detail", args=[site.finished.pk]),
+    "played game": lambda site: reverse("games:detail", args=[site.played.pk]),
+    "replay": lambda site: reverse("games:replay", args=[site.played.pk]) + "?round=9",
+    "multiplayer game": lambda site: reverse("games:detail", args=[site.multi.pk]),
+    "invitation": lambda site: reverse("games:join", args=[site.lobby_game.invite_code]),
+    "leaderboards": lambda site: reverse("leaderboards:board", args=["standard", "best"]),
+    "weekly board": lambda site: reverse("leaderboards:board", args=["standard", "week"]),
+    "daily challenge": lambda site: reverse("leaderboards:daily"),
+    "profile": lambda site: reverse("accounts:profile", args=[site.player.username]),
+    "settings": lambda site: reverse("accounts:settings"),
+    "delete account": lambda site: reverse("accounts:delete"),
+    "notifications": lambda site: reverse("moderation:notifications"),
+    "report": lambda site: reverse("moderation:report", args=["petr"]),
+    "change password": lambda site: reverse("account_change_password"),
+}
+
+
+# Pages for visitors who are not signed in.
+ANONYMOUS_PAGES = {
+    "home": reverse_lazy("games:home"),
+    "sign in": reverse_lazy("account_login"),
+    "sign up": reverse_lazy("account_signup"),
+    "password reset": reverse_lazy("account_reset_password"),
+    "account closed": reverse_lazy("moderation:banned"),
+}
+
+
+class _Text(HTMLParser):
+    """What a reader sees or hears: text, titles, labels, placeholders; not scripts."""
+
+    SPOKEN = ("title", "aria-label", "placeholder", "alt")
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.parts: list[str] = []
+        self._hidden = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in ("script", "style"):
+            self._hidden += 1
+        self.parts.extend(value or "" for name, value in attrs if name in self.SPOKEN)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in ("script", "style"):
+            self._hidden -= 1
+
+    def handle_data(self, data: str) -> None:
+        if not self._hidden:
+            self.parts.append(data)
+
+
+def words(html: str) -> set[str]:
+    parser = _Text()
+    parser.feed(html)
+    return {word.lower() for word in re.findall(r"[^\W\d_]{3,}", " ".join(parser.parts))}
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_page_has_no_english_left(client: Client, site: Site, page: str) -> None:
+    client.force_login(site.player)
+    assert_translated(client, PAGES[page](site))
+
+
+@pytest.mark.parametrize("page", ANONYMOUS_PAGES)
+def test_visitor_page_has_no_english_left(client: Client, page: str) -> None:
+    assert_translated(client, str(ANONYMOUS_PAGES[page]))
+
+
+def assert_translated(client: Client, url: str) -> None:
+    """The page at ``url`` in each language keeps no word of its English rendering."""
+    english = client.get(url, HTTP_ACCEPT_LANGUAGE="en")
+    assert english.status_code == 200
+    english_words = words(english.content.decode())
+    left = {}
+    for language, same in SAME_WORDS.items():
+        translated = client.get(url, HTTP_ACCEPT_LANGUAGE=language)
+        assert translated.status_code == 200
+        assert f'<html lang="{language}">' in translated.content.decode()
+        found = words(translated.content.decode()) & english_words - NAMES - same
+        if found:
+            left[language] = sorted(found)
+    assert not left, f"English left on {url}: {left}"

@@ -1,0 +1,189 @@
+"""Computer players by level: always legal, deterministic, and the analysis tools agree."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from rules import (
+    BOT_LEVELS,
+    Board,
+    Card,
+    IllegalMoveError,
+    InvalidInputError,
+    Placement,
+    Turn,
+    Variants,
+    assess_turn,
+    bot_turn,
+    hindsight_best,
+    load_deck,
+    reference_turn,
+)
+from tests.rules.helpers import ALL_VARIANTS, random_game
+
+POSITIONS = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def position(seed: int, variants: Variants, rounds: int) -> tuple[Board, Card, list[Card]]:
+    """A solo board after ``rounds`` random rounds, the next card and the unseen cards."""
+    game = random_game(seed, 1, variants, rounds=rounds)
+    card = game.current_card
+    assert card is not None
+    unseen = [c for c in game.deck if c.number not in game.revealed]
+    return game.boards["p0"], card, unseen
+
+
+@POSITIONS
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    variants=st.sampled_from(ALL_VARIANTS),
+    rounds=st.integers(0, 15),
+    level=st.sampled_from(BOT_LEVELS),
+    bot_seed=st.integers(0, 2**64),
+)
+def test_every_level_plays_a_legal_turn(
+    seed: int, variants: Variants, rounds: int, level: str, bot_seed: int
+) -> None:
+    board, card, unseen = position(seed, variants, rounds)
+    turn = bot_turn(board, card, unseen=unseen, variants=variants, level=level, seed=bot_seed)
+    board.play(card, turn, variants)  # raises if illegal
+    again = bot_turn(board, card, unseen=unseen, variants=variants, level=level, seed=bot_seed)
+    assert again == turn
+
+
+def test_reference_level_is_the_reference_player() -> None:
+    board, card, unseen = position(5, Variants(ferryman=True), 7)
+    turn = bot_turn(board, card, unseen=unseen, variants=Variants(ferryman=True), level="reference")
+    assert turn == reference_turn(board, card, Variants(ferryman=True))
+
+
+def test_unknown_level_is_invalid_input() -> None:
+    board, card, unseen = position(1, Variants(), 3)
+    with pytest.raises(InvalidInputError, match="unknown bot level 'grandmaster'"):
+        bot_turn(board, card, unseen=unseen, level="grandmaster")
+
+
+def test_easy_is_weaker_than_strong() -> None:
+    deck = load_deck()
+    totals = {"easy": 0, "strong": 0}
+    for game_seed in range(4):
+        numbers = deck.deal(random.Random(game_seed))
+        for level in totals:
+            board = Board()
+            for k, number in enumerate(numbers):
+                unseen = [c for c in deck if c.number not in numbers[: k + 1]]
+                turn = bot_turn(board, deck.card(number), unseen=unseen, level=level, seed=3)
+                board = board.play(deck.card(number), turn)
+            totals[level] += board.landscape.score().total
+    assert totals["strong"] > totals["easy"]
+
+
+def test_easy_turns_vary_with_the_seed() -> None:
+    board, card, unseen = position(11, Variants(), 6)
+    turns = {bot_turn(board, card, unseen=unseen, level="easy", seed=s) for s in range(12)}
+    assert len(turns) > 1
+
+
+def test_strong_scores_a_last_round_exactly() -> None:
+    # In round 16 the strong player has nothing left to expect: it takes the best score.
+    board, card, unseen = position(8, Variants(), 15)
+    turn = bot_turn(board, card, unseen=unseen)
+    best = max(board.play(card, t).landscape.score().total for t in board.iter_turns(card))
+    assert board.play(card, turn).landscape.score().total == best
+
+
+# -- assess_turn ---------------------------------------------------------------------------
+
+
+@POSITIONS
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    variants=st.sampled_from(ALL_VARIANTS),
+    rounds=st.integers(0, 15),
+    pick=st.integers(0, 10_000),
+)
+def test_assessment_is_consistent(seed: int, variants: Variants, rounds: int, pick: int) -> None:
+    board, card, unseen = position(seed, variants, rounds)
+    turns = list(board.iter_turns(card, variants))
+    played = turns[pick % len(turns)]
+    assessment = assess_turn(board, card, played, unseen=unseen, variants=variants)
+    assert assessment.played == played
+    assert assessment.best_value >= assessment.played_value
+    board.play(card, assessment.best, variants)
+    strong = bot_turn(board, card, unseen=unseen, variants=variants)
+    if assessment.best != played:
+        assert assessment.best == strong
+    # The strong player's own turn is assessed as its best.
+    own = assess_turn(board, card, strong, unseen=unseen, variants=variants)
+    assert (own.best, own.best_value) == (strong, own.played_value)
+    assert own.best_value == assessment.best_value
+
+
+def test_assessing_an_illegal_turn_raises() -> None:
+    board, card, unseen = position(2, Variants(), 4)
+    with pytest.raises(IllegalMoveError):
+        assess_turn(board, card, Turn(Placement((9, 9))), unseen=unseen)
+
+
+def test_last_round_assessment_is_the_exact_final_score() -> None:
+    board, card, unseen = position(13, Variants(), 15)
+    turns = list(board.iter_turns(card))
+    assessment = assess_turn(board, card, turns[0], unseen=unseen)
+    assert assessment.played_value == board.play(card, turns[0]).landscape.score().total
+    assert assessment.best_value == max(board.play(card, t).landscape.score().total for t in turns)
+
+
+# -- hindsight_best ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("variants", ALL_VARIANTS)
+def test_hindsight_turns_replay_to_the_score(variants: Variants) -> None:
+    deck = load_deck()
+    cards = [deck.card(n) for n in deck.deal(random.Random(42))]
+    total, turns = hindsight_best(cards, variants=variants, budget=0.3)
+    assert len(turns) == 16
+    board = Board()
+    for card, turn in zip(cards, turns, strict=True):
+        board = board.play(card, turn, variants)
+    assert board.landscape.score().total == total
+    assert hindsight_best(cards, variants=variants, budget=0.3) == (total, turns)
+
+
+def test_hindsight_beats_the_reference_player() -> None:
+    deck = load_deck()
+    cards = [deck.card(n) for n in deck.deal(random.Random(7))]
+    board = Board()
+    for card in cards:
+        board = board.play(card, reference_turn(board, card))
+    total, _ = hindsight_best(cards, budget=0.5)
+    assert total >= board.landscape.score().total
+
+
+def test_hindsight_of_a_partial_deal_and_bad_input() -> None:
+    deck = load_deck()
+    cards = [deck.card(n) for n in (3, 9, 14)]
+    total, turns = hindsight_best(cards, budget=0.1)
+    assert len(turns) == 3 and total >= 0
+    with pytest.raises(InvalidInputError):
+        hindsight_best([])
+    with pytest.raises(InvalidInputError):
+        hindsight_best([cards[0], cards[0]])
+
+
+@pytest.mark.parametrize("variants", ALL_VARIANTS)
+def test_next_card_expectation_ranks_legal_turns(variants: Variants) -> None:
+    # The optional two-ply search (off by default, for its cost) stays legal and ordered.
+    from rules.bot import _strong_choices, _Weights
+
+    board, card, unseen = position(21, variants, 6)
+    weights = _Weights(candidates=3, samples=2)
+    choices = _strong_choices(board, card, variants, unseen, 5, weights)
+    assert len(choices) == 3
+    assert [v for v, _ in choices] == sorted((v for v, _ in choices), reverse=True)
+    for _, turn in choices:
+        board.play(card, turn, variants)
+    assert _strong_choices(board, card, variants, unseen, 5, weights) == choices
