@@ -124,3 +124,106 @@ def test_main_pages_have_no_serious_or_critical_violations(
 
     print("axe: serious and critical violations per page\n" + summarise(found))
     assert not details, "\n".join(details)
+
+
+# Machado, Oliveira and Fernandes (2009), full severity: how a protanope and a deuteranope
+# see linear RGB. Used both as an SVG filter on the page and on the art's own colours.
+SIMULATIONS = {
+    "protanopia": (
+        (0.152286, 1.052583, -0.204868),
+        (0.114503, 0.786281, 0.099216),
+        (-0.003882, -0.048116, 1.051998),
+    ),
+    "deuteranopia": (
+        (0.367322, 0.860646, -0.227968),
+        (0.280085, 0.672501, 0.047413),
+        (-0.011820, 0.042940, 0.968881),
+    ),
+}
+Matrix = tuple[tuple[float, float, float], ...]
+
+
+def _linear(hex_colour: str) -> tuple[float, float, float]:
+    channels = [int(hex_colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
+    r, g, b = (c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels)
+    return r, g, b
+
+
+def _luminance(rgb: tuple[float, float, float], matrix: Matrix | None) -> float:
+    if matrix is not None:
+        rgb = tuple(
+            min(1.0, max(0.0, sum(m * c for m, c in zip(row, rgb, strict=True)))) for row in matrix
+        )  # type: ignore[assignment]
+    r, g, b = rgb
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def _contrast(one: str, other: str, matrix: Matrix | None) -> float:
+    a, b = sorted((_luminance(_linear(one), matrix), _luminance(_linear(other), matrix)))
+    return (b + 0.05) / (a + 0.05)
+
+
+def _art_colours() -> dict[str, str]:
+    import re
+    from pathlib import Path
+
+    defs = (Path(__file__).resolve().parents[2] / "templates/games/_svg_defs.html").read_text()
+    colours = {
+        terrain: re.search(rf'id="pat-{terrain}".*?fill="(#[0-9a-f]{{6}})"', defs, re.S)
+        for terrain in ("field", "water", "forest", "tower")
+    }
+    worker = re.search(r'id="worker".*?fill="(#[0-9a-f]{6})"', defs, re.S)
+    assert worker and all(colours.values())
+    return {"worker": worker.group(1), **{t: m.group(1) for t, m in colours.items() if m}}
+
+
+def test_the_worker_stands_out_on_every_terrain_for_colour_blind_eyes() -> None:
+    colours = _art_colours()
+    for name, matrix in [("normal", None), *SIMULATIONS.items()]:
+        for terrain in ("field", "water", "forest", "tower"):
+            ratio = _contrast(colours["worker"], colours[terrain], matrix)
+            # 3:1, the contrast WCAG asks of the parts of a picture one must make out.
+            assert ratio >= 3.0, f"worker on {terrain}, {name} sight: {ratio:.2f}:1"
+
+
+def test_board_pictures_as_protanopes_and_deuteranopes_see_them(
+    page: Any, live_server: Any, artifacts: Any, play_rounds: Callable[[Game, int], Game]
+) -> None:
+    base = live_server.url
+    player = UserFactory(username="ana")
+    game = play_rounds(
+        services.game_create_solo(user=player, diagonal=True, ferryman=True, seed=7), 6
+    )
+    sign_in(page, base, "ana")
+    page.goto(f"{base}/games/{game.pk}/")
+    place_first_card(page)
+    sources = page.locator("a[data-role=source]")
+    assert page.locator("a[data-role=place]").count() and sources.count()
+    page.locator("a[data-role=place]").first.focus()
+    board = page.locator("#board .landscape")
+    board.screenshot(path=str(artifacts / "colour-normal.png"))
+    for name, matrix in SIMULATIONS.items():
+        values = " ".join(" ".join(str(v) for v in (*row, 0, 0)) for row in matrix)
+        page.evaluate(
+            """([name, values]) => {
+                const ns = 'http://www.w3.org/2000/svg';
+                const svg = document.createElementNS(ns, 'svg');
+                svg.setAttribute('width', '0'); svg.setAttribute('height', '0');
+                svg.innerHTML = `<filter id="sim-${name}" color-interpolation-filters="linearRGB">
+                  <feColorMatrix type="matrix" values="${values} 0 0 0 1 0"/></filter>`;
+                document.body.appendChild(svg);
+                document.querySelector('#board .landscape').style.filter = `url(#sim-${name})`;
+            }""",
+            [name, values],
+        )
+        board.screenshot(path=str(artifacts / f"colour-{name}.png"))
+    # The roles differ in line style, not only in colour: a protanope tells them apart too.
+    styles = {
+        role: page.evaluate(
+            "role => getComputedStyle(document.querySelector(`a[data-role=${role}]`), '::after')"
+            ".borderTopStyle",
+            role,
+        )
+        for role in ("place", "source")
+    }
+    assert styles["place"] != styles["source"], styles
