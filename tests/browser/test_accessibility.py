@@ -15,7 +15,14 @@ from axe_playwright_python.sync_playwright import Axe
 from accounts.models import Notification, User
 from games import services
 from games.models import Game
-from tests.factories import PASSWORD, UserFactory, solo_results, started_game
+from tests.factories import (
+    PASSWORD,
+    ReportFactory,
+    UserFactory,
+    moderators_group,
+    solo_results,
+    started_game,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -53,7 +60,9 @@ def test_main_pages_have_no_serious_or_critical_violations(
     browser: Any, live_server: Any, play_rounds: Callable[[Game, int], Game]
 ) -> None:
     base = live_server.url
-    player = UserFactory(username="ana")
+    # ana moderates as well, so one session also sees the moderators' pages.
+    player = UserFactory(username="ana", is_staff=True)
+    player.groups.add(moderators_group())
     other = UserFactory(username="bo")
     third = UserFactory(username="cy")
     in_progress = a_game_in_progress(player, play_rounds)
@@ -64,6 +73,7 @@ def test_main_pages_have_no_serious_or_critical_violations(
     waiting = services.game_create_multi(user=player, seats_max=3, pace=Game.Pace.LIVE)
     table = started_game([other, player, third])
     Notification.objects.create(user=player, text="Your report was read. Thank you.")
+    report = ReportFactory(reporter=third, target=other)
 
     # Signed out first (the sign-in and sign-up forms), then signed in as ana.
     signed_out = [
@@ -88,6 +98,9 @@ def test_main_pages_have_no_serious_or_critical_violations(
         ("settings", "/players/settings/", None),
         ("notifications", "/notifications/", None),
         ("report a player", "/report/bo/", None),
+        ("moderation: reports", "/admin/moderation/report/", None),
+        ("moderation: a report", f"/admin/moderation/report/{report.pk}/change/", None),
+        ("moderation: bans", "/admin/moderation/ban/", None),
     ]
 
     axe = Axe()
