@@ -9,7 +9,7 @@ page model); it decides no rule and writes nothing.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from urllib.parse import urlencode
 
@@ -36,20 +36,31 @@ class Draft:
     place: Point | None = None
     move_from: Point | None = None
     move_to: Point | None = None
+    # The round the draft was made in: an address from an earlier round (the browser's
+    # Back after a commit) must not carry its choices over to a new card.
+    round: int | None = None
 
     @classmethod
     def from_params(cls, params: QueryDict) -> Draft:
-        """Read ``rot``, ``at``, ``place``, ``from`` and ``to``; raise ``ValueError``."""
+        """Read ``rot``, ``at``, ``place``, ``from``, ``to`` and ``n``; raise ``ValueError``."""
         rotation = int(params.get("rot") or 0)
         if rotation not in rules.ROTATIONS:
             raise ValueError(_("A card turns by 0, 90, 180 or 270 degrees."))
+        round_text = params.get("n")
         return cls(
             rotation,
             _point(params.get("at")),
             _point(params.get("place")),
             _point(params.get("from")),
             _point(params.get("to")),
+            _small_int(round_text) if round_text else None,
         )
+
+    def for_round(self, number: int) -> Draft:
+        """This draft if it was made in round ``number``, else a fresh one for that round."""
+        if self.round is not None and self.round != number:
+            return Draft(round=number)
+        return replace(self, round=number)
 
     @classmethod
     def from_turn(cls, turn: rules.Turn) -> Draft:
@@ -71,6 +82,7 @@ class Draft:
             "place": self.place,
             "from": self.move_from,
             "to": self.move_to,
+            "n": self.round,
         }
         values.update(changes)
         return urlencode(
@@ -114,7 +126,15 @@ def _point(text: str | None) -> Point | None:
     if not text:
         return None
     row, _sep, col = text.partition(",")
-    return (int(row), int(col))
+    return (_small_int(row), _small_int(col))
+
+
+def _small_int(text: str) -> int:
+    # int() accepts unicode digits and any length; a coordinate or round is a few ASCII digits.
+    text = text.strip()
+    if not text.lstrip("-").isascii() or len(text) > 4:
+        raise ValueError(text)
+    return int(text)
 
 
 @dataclass
@@ -166,6 +186,41 @@ class CellView:
     zones: list[ZoneView] = field(default_factory=list)
     link: str | None = None
     position: str = ""  # where the cell is in the shown grid, in words
+    number: int = 0  # a slot's place in reading order
+
+    def zones_html(self, base_url: str) -> SafeString:
+        """The card's zones as HTML: a link where the draft allows a click, else a span."""
+        # Up to 64 zones a board: string building here costs a fraction of a template loop.
+        parts = []
+        for zone in self.zones:
+            point = f"{zone.point[0]},{zone.point[1]}"
+            label = escape(zone.label)
+            if zone.link is not None:
+                href = escape(f"{base_url}?{zone.link}")
+                role = escape(zone.role)
+                action = escape(zone.action)
+                parts.append(
+                    f'<a class="zone zone--{role}" href="{href}" hx-get="{href}"\n'
+                    f'   data-zone="{point}" data-role="{role}" aria-label="{action} ({label})"'
+                    f' title="{action}">{zone.svg}</a>'
+                )
+            else:
+                parts.append(
+                    f'<span class="zone" data-zone="{point}" title="{label}">{zone.svg}</span>'
+                )
+        # Safe: labels, roles and links are escaped above; the SVG is built safe.
+        return mark_safe("\n".join(parts))
+
+
+@dataclass
+class WorkerRow:
+    """One line of a score breakdown: who the worker is, where, and what it earns."""
+
+    zone: Point
+    description: str
+    points: int
+    counted: bool
+    region: str  # the zones of its region as "r,c r,c …", to light them up on the board
 
 
 @dataclass
@@ -173,6 +228,7 @@ class BoardView:
     rows: list[list[CellView]]
     score: rules.Score
     columns: int
+    workers: list[WorkerRow] = field(default_factory=list)
 
 
 TERRAIN_NAMES = {
@@ -234,6 +290,7 @@ def landscape_view(
         counts[point] = counts.get(point, 0) + 1
     zone_links = zone_links or {}
     rows = []
+    slot_number = 0
     for row_number, r in enumerate(rows_range, start=1):
         row = []
         for column_number, c in enumerate(cols_range, start=1):
@@ -260,11 +317,41 @@ def landscape_view(
                 row.append(CellView((r, c), kind, zones, position=position))
             elif (r, c) in slots and draft is not None:
                 link = draft.params(at=(r, c), place=None, **{"from": None, "to": None})
-                row.append(CellView((r, c), "slot", link=link, position=position))
+                # Keys 1-9 pick the slots in reading order (static/js/board.js).
+                slot_number += 1
+                row.append(
+                    CellView((r, c), "slot", link=link, number=slot_number, position=position)
+                )
             else:
                 row.append(CellView((r, c), "void"))
         rows.append(row)
-    return BoardView(rows, landscape.score(), len(cols_range))
+    score = landscape.score()
+    workers = [_worker_row(landscape, worker) for worker in score.workers]
+    return BoardView(rows, score, len(cols_range), workers)
+
+
+def _worker_row(landscape: rules.Landscape, worker: rules.WorkerScore) -> WorkerRow:
+    region = landscape.region_zones(worker.zone)
+    size = len(region)
+    if worker.profession == rules.Profession.FARMER:
+        text = ngettext("farmer on a field of %(n)d zone", "farmer on a field of %(n)d zones", size)
+    elif worker.profession == rules.Profession.FISHERMAN:
+        text = ngettext(
+            "fisherman on a lake of %(n)d zone", "fisherman on a lake of %(n)d zones", size
+        )
+    elif worker.profession == rules.Profession.WOODCUTTER:
+        text = ngettext(
+            "woodcutter in a forest of %(n)d zone", "woodcutter in a forest of %(n)d zones", size
+        )
+    else:
+        text = _("watchman on a tower")
+    return WorkerRow(
+        worker.zone,
+        text % {"n": size},
+        worker.points,
+        worker.counted,
+        " ".join(f"{r},{c}" for r, c in sorted(region)),
+    )
 
 
 def _zone_label(zone: rules.Zone, workers: int) -> str:
@@ -320,7 +407,7 @@ def round_view(
     slots = board.legal_positions(variants)
     if draft.card_at is not None and draft.card_at not in slots:
         error = _("The card cannot go there.")
-        draft = Draft(draft.rotation)
+        draft = Draft(draft.rotation, round=draft.round)
     hand = card_zones(card, draft.rotation)
     if draft.card_at is None:
         view = landscape_view(board, slots=slots, draft=draft)
@@ -336,7 +423,7 @@ def round_view(
             shown = placed.act(draft.worker, variants)
         else:
             error = _("That worker action is not allowed.")
-            draft = Draft(draft.rotation, draft.card_at)
+            draft = Draft(draft.rotation, draft.card_at, round=draft.round)
     links: dict[Point, tuple[str, str]] = {}
     clear = {"place": None, "from": None, "to": None}
     if draft.move_from is not None and draft.move_to is None:
@@ -396,6 +483,7 @@ def game_page(
     if with_table and game.mode == Game.Mode.MULTI and not game.is_finished:
         context["table"] = table_view(game, state, seats, seat)
     if state.is_over or game.is_finished:
+        context["nobody_finished"] = game.mode == Game.Mode.MULTI and all(s.has_left for s in seats)
         ordered = sorted(seats, key=lambda s: (s.place or 99, s.position))
         scores = [state.boards[player_key(s)].landscape.score() for s in ordered]
         context["final"] = [
@@ -423,9 +511,9 @@ def game_page(
     card = state.current_card
     assert card is not None
     try:
-        draft = Draft.from_params(draft_params)
+        draft = Draft.from_params(draft_params).for_round(state.round)
     except ValueError:
-        draft = Draft()
+        draft = Draft(round=state.round)
         error = error or _("That choice could not be read; start the round again.")
     view = round_view(state.boards[player], card, state.variants, draft)
     context.update(round=view, card=card, error=error or view.error)
@@ -471,13 +559,15 @@ def _completed_rounds(game: Game, seats: list[Seat]) -> rules.Game:
 
 
 def replay_page(game: Game, *, wanted_round: int | None) -> dict[str, object]:
-    """A finished game's replay page: every landscape after ``wanted_round`` (default: the last)."""
+    """A finished game's replay page: every landscape after ``wanted_round`` (default: the
+    first, as one tells the story of a game)."""
     seats = list(game.seats.all())
     moves = game_moves(game)
     # A game that ended early (everyone left) has fewer rounds, and its later cards were
     # never revealed: the replay stops where the play did.
     played = max((m.round for m in moves), default=0)
-    shown_round = played if wanted_round is None else max(0, min(played, wanted_round))
+    first = min(1, played)
+    shown_round = first if wanted_round is None else max(first, min(played, wanted_round))
     # Rebuilt like the game itself, so players who left leave at the same point.
     partial = rules_game(game, seats, [m for m in moves if m.round <= shown_round])
     report = analysis.report(game)

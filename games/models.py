@@ -242,6 +242,11 @@ class Seat(models.Model):
             return self.user.username
         return f"Computer {self.position} ({self.bot_level})"
 
+    @property
+    def has_left(self) -> bool:
+        """Resigned or timed out: such a player never wins, even a shared first place."""
+        return self.status != self.Status.PLAYING
+
 
 class Move(models.Model):
     """One committed round of one seat: the card, where it went, and the worker action."""

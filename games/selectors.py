@@ -8,13 +8,13 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
-from django.db.models import Count, F, Max, Prefetch, QuerySet
+from django.db.models import Count, F, Max, Prefetch, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 import rules
 from accounts.models import User
-from games.models import DailyPar, Game, Move, Ruleset, Seat
+from games.models import DailyPar, Game, Move, Ruleset, Seat, SoloResult
 
 
 def deck() -> rules.Deck:
@@ -172,6 +172,17 @@ class MyGame:
     your_move: bool
 
 
+def _waits_for_move() -> Q:
+    # One definition for the menu's badge and the "your move" marks of My games: a
+    # multiplayer round the player has not played yet (a solo game waits for nobody).
+    return Q(
+        status=Seat.Status.PLAYING,
+        game__status=Game.Status.ACTIVE,
+        game__mode=Game.Mode.MULTI,
+        rounds_played__lt=F("game__round"),
+    )
+
+
 def my_games(user: User) -> list[MyGame]:
     """The user's games in play or waiting for players; those waiting for them first."""
     seats = (
@@ -180,22 +191,88 @@ def my_games(user: User) -> list[MyGame]:
             status=Seat.Status.PLAYING,
             game__status__in=[Game.Status.OPEN, Game.Status.ACTIVE],
         )
+        .annotate(waiting=Count("id", filter=_waits_for_move()))
         .select_related("game")
         .prefetch_related(Prefetch("game__seats", queryset=Seat.objects.select_related("user")))
     )
-    result = [MyGame(s.game, s, s.game.is_active and s.rounds_played < s.game.round) for s in seats]
+    result = [MyGame(s.game, s, bool(s.waiting)) for s in seats]
     return sorted(result, key=lambda g: (not g.your_move, -g.game.updated_at.timestamp()))
 
 
+def my_finished_games(user: User) -> QuerySet[Seat]:
+    """The user's seats in finished games, the latest first, with the game and players."""
+    return (
+        Seat.objects.filter(user=user, game__status=Game.Status.FINISHED)
+        .select_related("game")
+        .prefetch_related(Prefetch("game__seats", queryset=Seat.objects.select_related("user")))
+        .order_by("-game__finished_at", "-game_id")
+    )
+
+
 def waiting_count(user: User) -> int:
-    """How many multiplayer games wait for the user's move (the count in the menu)."""
-    return Seat.objects.filter(
-        user=user,
-        status=Seat.Status.PLAYING,
-        game__status=Game.Status.ACTIVE,
-        game__mode=Game.Mode.MULTI,
-        rounds_played__lt=F("game__round"),
-    ).count()
+    """How many games wait for the user's move (the count in the menu)."""
+    return Seat.objects.filter(_waits_for_move(), user=user).count()
+
+
+@dataclass(frozen=True)
+class SoloStandingView:
+    """A finished solo result against the player's other results and everyone's bests."""
+
+    score: int
+    best: int
+    is_new_best: bool
+    rank: int | None  # the place this score takes on the all-time board; None if hidden
+
+
+def solo_standing(game: Game, user: User) -> SoloStandingView | None:
+    """The player's best in the game's rules and the board rank of this game's score.
+
+    The rank counts the players whose best shown result beats this score, as the
+    all-time board orders them: hidden results and hidden players do not count.
+    """
+    result = SoloResult.objects.filter(game=game, user=user).first()
+    if result is None:
+        return None
+    shown = SoloResult.objects.filter(ruleset=result.ruleset, hidden=False, game__hidden=False)
+    previous = shown.filter(user=user).exclude(pk=result.pk).aggregate(best=Max("score"))["best"]
+    counts = not result.hidden and not game.hidden
+    best = max(result.score, previous or 0) if counts else (previous or 0)
+    rank = None
+    if counts:
+        better = (
+            shown.filter(score__gt=result.score, user__deleted_at__isnull=True)
+            .exclude(user=user)
+            .exclude(user__banned_until__gt=timezone.now())
+            .values("user")
+            .distinct()
+            .count()
+        )
+        rank = better + 1
+    is_new_best = counts and (previous is None or result.score > previous)
+    return SoloStandingView(result.score, best, is_new_best, rank)
+
+
+def showcase_game() -> Game | None:
+    """A finished solo game anyone may watch, to show a newcomer what Limes looks like.
+
+    The best full game (not abandoned, not a daily challenge, nothing hidden), so the
+    landscape on the front page is a good one; the earliest of equal scores, so it does
+    not change at every visit.
+    """
+    result = (
+        SoloResult.objects.filter(
+            hidden=False,
+            abandoned=False,
+            daily__isnull=True,
+            game__hidden=False,
+            user__deleted_at__isnull=True,
+        )
+        .exclude(user__banned_until__gt=timezone.now())
+        .select_related("game")
+        .order_by("-score", "finished_at", "pk")
+        .first()
+    )
+    return result.game if result is not None else None
 
 
 def hint_refusal(game: Game, seats: list[Seat], seat: Seat | None) -> tuple[str, int] | None:

@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 
 import rules
 from accounts.models import User
+from accounts.site_url import site_url
 from games import tasks
 from games.analysis import assess_seat
 from games.daily import daily_seed, today
@@ -397,7 +398,7 @@ def _notify_round(game: Game, seats: list[Seat]) -> None:
     ]
     if not recipients:
         return
-    url = settings.LIMES_SITE_URL + reverse("games:detail", kwargs={"pk": game.pk})
+    url = site_url() + reverse("games:detail", kwargs={"pk": game.pk})
     # Written now, in each player's own language; sent once the round is committed.
     messages = [
         (*_round_email(game, url, user.language_for_messages), user.email) for user in recipients

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import datetime
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
 from django.db.models import Prefetch, QuerySet
 from django.http import (
     Http404,
@@ -17,13 +20,14 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect, HttpResponseClientRefresh
 
 import rules
 from accounts.http import AuthenticatedHttpRequest, HtmxHttpRequest
 from games import analysis, selectors, services
-from games.boardview import Draft, card_zones, game_page, replay_page
+from games.boardview import Draft, card_zones, game_page, landscape_view, replay_page
 from games.decorators import poll
 from games.forms import AddBotForm, JoinByCodeForm, NewGameForm, NewMultiGameForm
 from games.models import Game, Seat
@@ -37,7 +41,19 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
         games = list(selectors.games_of(request.user)[:20])
         context["running"] = [g for g in games if g.is_active or g.is_open]
         context["finished"] = [g for g in games if g.is_finished][:10]
+    else:
+        context["showcase"] = _showcase()
     return render(request, "games/home.html", context)
+
+
+def _showcase() -> dict[str, object] | None:
+    """A real finished landscape, drawn by the board's own templates, and its replay."""
+    game = selectors.showcase_game()
+    if game is None:
+        return None
+    state = selectors.rules_game(game)
+    (board,) = state.boards.values()
+    return {"game": game, "board": landscape_view(board), "score": board.landscape.score()}
 
 
 def rules_page(request: HtmxHttpRequest) -> HttpResponse:
@@ -79,6 +95,9 @@ def _load(request: HtmxHttpRequest, pk: int) -> tuple[Game, rules.Game, Seat | N
     return game, selectors.rules_game(game, list(game.seats.all())), seat
 
 
+# The page must be asked for again on Back: a copy from the cache would offer a round
+# that was already committed.
+@never_cache
 def game_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """The game page; for an htmx request, just the board fragment for the draft."""
     game, state, seat = _load(request, pk)
@@ -105,7 +124,58 @@ def _render_game(
         game, state, seat, draft_params=draft_params, error=error, with_table=with_table
     )
     context["committed"] = committed
+    if with_table:
+        context.update(_page_extras(request, game, seat, final="final" in context))
     return render(request, template, context, status=status)
+
+
+def _page_extras(
+    request: HtmxHttpRequest, game: Game, seat: Seat | None, *, final: bool
+) -> dict[str, object]:
+    """What the whole page shows around the board: a hidden result, Play again, bests."""
+    extras: dict[str, object] = {}
+    if seat is None or not game.is_finished:
+        return extras
+    if game.hidden:
+        extras["hidden_notice"] = _(
+            "A moderator hid this game: it counts on no board. It stays here for you."
+        )
+    if game.mode == Game.Mode.SOLO:
+        standing = selectors.solo_standing(game, seat.user) if seat.user else None
+        if standing is not None and not game.hidden:
+            result = game.solo_result
+            if result.hidden:
+                extras["hidden_notice"] = _(
+                    "A moderator hid this result: it counts on no board. It stays here for you."
+                )
+            extras["standing"] = {
+                "best": standing.best,
+                "is_new_best": standing.is_new_best,
+                "rank": standing.rank,
+                "board_url": reverse(
+                    "leaderboards:board", kwargs={"ruleset": game.ruleset, "kind": "best"}
+                ),
+            }
+    if final:
+        extras["play_again"] = _play_again(game)
+    return extras
+
+
+def _play_again(game: Game) -> dict[str, object]:
+    """A form that opens a new game with this game's rules (a solo game after a daily)."""
+    fields: list[tuple[str, object]] = []
+    if game.diagonal:
+        fields.append(("diagonal", "on"))
+    if game.ferryman:
+        fields.append(("ferryman", "on"))
+    if game.mode == Game.Mode.SOLO:
+        return {"url": reverse("games:new"), "fields": fields}
+    fields += [("seats_max", game.seats_max), ("pace", game.pace)]
+    if game.round_seconds:
+        fields.append((f"{game.pace}_seconds", game.round_seconds))
+    if game.listed:
+        fields.append(("listed", "on"))
+    return {"url": reverse("games:new_multi"), "fields": fields}
 
 
 def _total(state: rules.Game, seat: Seat | None) -> int | None:
@@ -438,4 +508,20 @@ def game_poll(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 @login_required
 def my_games(request: AuthenticatedHttpRequest) -> HttpResponse:
     """The player's games in play or waiting for players, those waiting for them first."""
-    return render(request, "games/mine.html", {"entries": selectors.my_games(request.user)})
+    now = timezone.now()
+    entries = selectors.my_games(request.user)
+    # A round past its deadline is closed now, as opening the game would, so the list
+    # never offers a move that can no longer be made.
+    if any([services.deadlines_enforce(game=e.game, now=now) for e in entries]):
+        entries = selectors.my_games(request.user)
+    finished = Paginator(selectors.my_finished_games(request.user), FINISHED_PER_PAGE)
+    context = {
+        "entries": entries,
+        "finished": finished.get_page(request.GET.get("page")),
+        "now": now,
+        "in_a_minute": now + datetime.timedelta(minutes=1),
+    }
+    return render(request, "games/mine.html", context)
+
+
+FINISHED_PER_PAGE = 20

@@ -6,15 +6,19 @@ to the width of the page, so one drawing serves a phone and a desktop.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import datetime
+from dataclasses import dataclass, field, replace
+
+from django.utils.formats import date_format
 
 import rules
 from games.models import Ruleset
+from leaderboards.rating import DISPLAY_TARGET, display_rating
 from leaderboards.selectors import BAND_LABELS, HistoryEntry, RatingPoint
 
 WIDTH = 600
 HEIGHT = 240
-LEFT = 36  # room for the axis labels
+LEFT = 44  # room for the axis labels (a rating has four digits)
 RIGHT = 8
 TOP = 8
 BOTTOM = 24
@@ -73,6 +77,35 @@ class Tick:
 
 
 @dataclass(frozen=True)
+class DateTick:
+    """A date under the x axis."""
+
+    x: float
+    label: str
+    anchor: str = "middle"  # the first date starts at the axis, the last ends at the edge
+
+    @property
+    def svg_x(self) -> str:
+        return _f(self.x)
+
+
+def _date_ticks(dates: list[datetime.datetime], most: int = 4) -> list[DateTick]:
+    """Up to ``most`` dates, evenly spread over the games (the first and last included)."""
+    n = len(dates)
+    if n == 0:
+        return []
+    picks = sorted({round(i * (n - 1) / (most - 1)) for i in range(most)}) if n > 1 else [0]
+    return [
+        DateTick(
+            _x(i, n),
+            date_format(dates[i], "SHORT_DATE_FORMAT"),
+            "middle" if n == 1 else "start" if i == 0 else "end" if i == n - 1 else "middle",
+        )
+        for i in picks
+    ]
+
+
+@dataclass(frozen=True)
 class Series:
     label: str
     css: str
@@ -91,6 +124,11 @@ class Chart:
     rects: list[Rect]
     series: list[Series]
     ticks: list[Tick]
+    dates: list[DateTick] = field(default_factory=list)
+
+    @property
+    def date_y(self) -> float:
+        return self.bottom + 16
 
     @property
     def label_x(self) -> int:
@@ -162,6 +200,7 @@ def score_chart(history: list[HistoryEntry]) -> Chart | None:
                 {low, *(band.lowest for band in rules.SoloRating if band.lowest > low)}
             )
         ],
+        dates=_date_ticks([entry.finished_at for entry in games]),
     )
 
 
@@ -204,7 +243,9 @@ def rating_chart(points: list[RatingPoint]) -> Chart | None:
     """The rating after each rated game, one line per ruleset; None before any."""
     if not points:
         return None
-    values = [p.rating for p in points] + [0.0]
+    # Drawn on the scale players see (1500-based), not as raw ordinals.
+    points = [replace(p, rating=float(display_rating(p.rating))) for p in points]
+    values = [p.rating for p in points] + [float(DISPLAY_TARGET)]
     low, high = min(values), max(values)
     pad = max(1.0, (high - low) * 0.1)
     low, high = low - pad, high + pad
@@ -215,7 +256,7 @@ def rating_chart(points: list[RatingPoint]) -> Chart | None:
             Dot(
                 _x(i, len(points)),
                 offset - p.rating * factor,
-                f"{p.rating:.1f} · {p.at:%Y-%m-%d}",
+                f"{p.rating:.0f} · {p.at:%Y-%m-%d}",
             )
             for i, p in enumerate(points)
             if p.ruleset == ruleset.value
@@ -235,6 +276,7 @@ def rating_chart(points: list[RatingPoint]) -> Chart | None:
         rects=[],
         series=series,
         ticks=ticks,
+        dates=_date_ticks([p.at for p in points]),
     )
 
 
@@ -243,6 +285,6 @@ def _points(dots: list[Dot]) -> str:
 
 
 def _nice_ticks(low: float, high: float) -> list[float]:
-    step = next(s for s in (1, 2, 5, 10, 20, 50, 100) if (high - low) / s <= 6)
+    step = next(s for s in (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000) if (high - low) / s <= 6)
     first = int(low // step + 1) * step
     return [float(v) for v in range(first, int(high) + 1, step)]

@@ -28,6 +28,18 @@ class Skill:
 
 INITIAL = Skill(mu=_MODEL.mu, sigma=_MODEL.sigma)
 
+# The rating players see: the ordinal on a familiar scale, as openskill's own
+# ordinal(alpha, target) offers it. A newcomer (ordinal 0) shows 1500; one point of
+# ordinal is 24 rating points (alpha = 200 / the initial sigma), so the first games move a
+# rating by tens to a few hundred points, as players of Elo-rated sites expect.
+DISPLAY_TARGET = 1500
+DISPLAY_ALPHA = 200 / INITIAL.sigma
+
+
+def display_rating(ordinal: float) -> int:
+    """The ordinal as the site shows it: ``1500 + 24 × ordinal``, rounded."""
+    return round(DISPLAY_TARGET + DISPLAY_ALPHA * ordinal)
+
 
 def rate(skills: list[Skill], places: list[int]) -> list[Skill]:
     """The skills after one game in which player ``i`` finished at ``places[i]`` (1 = won).

@@ -393,6 +393,42 @@ def player_statistics(user: User) -> PlayerStatistics:
     )
 
 
+@dataclass(frozen=True)
+class RulesetSolo:
+    """A player's solo games in one ruleset: a standard 38 and a diagonal 12 don't mix."""
+
+    ruleset: str
+    history: list[HistoryEntry]  # latest first
+    standing: float | None  # the mean of the latest RECENT_GAMES
+    standing_games: int
+
+    @property
+    def ruleset_label(self) -> str:
+        return str(Ruleset(self.ruleset).label)
+
+    @property
+    def standing_band(self) -> str | None:
+        if self.standing is None:
+            return None
+        return str(BAND_LABELS[rules.solo_rating(int(self.standing))])
+
+
+def solo_by_ruleset(history: list[HistoryEntry]) -> list[RulesetSolo]:
+    """Split a player's latest solo games by ruleset, in the rulesets' order."""
+    result = []
+    for ruleset in Ruleset:
+        entries = [entry for entry in history if entry.ruleset == ruleset.value]
+        if not entries:
+            continue
+        recent = entries[:RECENT_GAMES]
+        result.append(
+            RulesetSolo(
+                ruleset.value, entries, sum(e.score for e in recent) / len(recent), len(recent)
+            )
+        )
+    return result
+
+
 def daily_par(*, day: datetime.date, ruleset: str = Ruleset.STANDARD) -> DailyPar | None:
     """The day's par as stored (pending, done), or ``None`` if nobody has asked for it."""
     return games.selectors.daily_par_of(day, ruleset)

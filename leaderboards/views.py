@@ -4,6 +4,7 @@ selector, render."""
 from __future__ import annotations
 
 import datetime
+from collections.abc import Callable
 from dataclasses import dataclass
 from urllib.parse import quote
 
@@ -23,6 +24,7 @@ from accounts.models import User
 from games.daily import today
 from games.models import Ruleset
 from leaderboards import charts, selectors
+from leaderboards.rating import display_rating
 
 
 @dataclass(frozen=True)
@@ -50,6 +52,7 @@ def _shown_rows(
     decimals: int,
     links: bool,
     viewer: User | None,
+    shown: Callable[[float], float] = float,
     bot_score: int | None = None,
 ) -> list[ShownRow]:
     profile = reverse("accounts:profile", args=[_NAME])
@@ -59,7 +62,7 @@ def _shown_rows(
             rank=row.rank,
             username=row.username,
             own=viewer is not None and row.user_id == viewer.pk,
-            value=number_format(row.value, decimal_pos=decimals),
+            value=number_format(shown(row.value), decimal_pos=decimals),
             day=row.at.date().isoformat(),
             profile_url=profile.replace(_NAME, quote(row.username, safe="!$&'()*+,;=~:@")),
             replay_url=(
@@ -95,10 +98,15 @@ def board_page(request: HtmxHttpRequest, ruleset: str, kind: str) -> HttpRespons
     board = selectors.board(
         kind=board_kind, ruleset=ruleset, page=_page_number(request), viewer=_viewer(request)
     )
-    decimals = 1 if kind in ("average", "rating") else 0
+    decimals = 1 if kind == "average" else 0
+    # Ratings are stored as openskill ordinals and shown on the 1500-based scale.
+    shown: Callable[[float], float] = display_rating if kind == "rating" else float
     context = {
         "board": board,
-        "rows": _shown_rows(board, decimals=decimals, links=True, viewer=_viewer(request)),
+        "rows": _shown_rows(
+            board, decimals=decimals, links=True, viewer=_viewer(request), shown=shown
+        ),
+        "own_value": shown(board.own.value) if board.own else None,
         "decimals": decimals,
         "kind": board_kind,
         "kinds": selectors.BOARDS.values(),
@@ -140,6 +148,7 @@ def daily_page(request: HtmxHttpRequest, day: str | None = None) -> HttpResponse
         "rows": _shown_rows(board, decimals=0, links=links, viewer=viewer, bot_score=bot_score),
         "par": par,
         "show_par": links,
+        "own_value": board.own.value if board.own else None,
         "decimals": 0,
         "day": shown,
         "is_today": shown == current,
@@ -221,7 +230,10 @@ def profile(request: HtmxHttpRequest, username: str) -> HttpResponse:
         stats = selectors.player_statistics(player)
         context.update(
             stats=stats,
-            score_chart=charts.score_chart(stats.history),
+            solo_rulesets=[
+                (solo, charts.score_chart(solo.history))
+                for solo in selectors.solo_by_ruleset(stats.history)
+            ],
             band_chart=charts.band_chart(stats.bands),
             rating_chart=charts.rating_chart(stats.rating_history),
         )

@@ -43,6 +43,8 @@ class ReasonAction:
     apply: Apply
     form_class: type[forms.Form] = ReasonForm
     reason_required: bool = True
+    #: What happens to the reason, under its field; the form's own text when empty.
+    reason_help: StrOrPromise = ""
     #: Shown above the form, e.g. what else the moderator must do afterwards.
     notes: tuple[StrOrPromise, ...] = ()
     #: Shown on an object's page only when this says so (e.g. "Unban" for banned players).
@@ -72,6 +74,8 @@ def run(
     kwargs: dict[str, Any] = {}
     if issubclass(spec.form_class, ReasonForm):
         kwargs["required"] = spec.reason_required
+        if spec.reason_help:
+            kwargs["help_text"] = spec.reason_help
     objects = list(queryset)
     if "apply" in request.POST:
         form = spec.form_class(request.POST, **kwargs)

@@ -13,8 +13,9 @@ from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+import rules
 from games.admin import SeatInline
-from games.models import Game, SoloResult
+from games.models import SOLO_RATING_LABELS, Game, SoloResult
 from moderation import services as moderation
 from moderation.admin_actions import ModelAdminBase, ReasonAction, ReasonActionsMixin
 from moderation.models import SuspiciousResult
@@ -46,6 +47,10 @@ HIDE_GAME = ReasonAction(
     apply=lambda moderator, game, data: moderation.game_hide(
         moderator=moderator, game=game, reason=data["reason"]
     ),
+    reason_help=_(
+        "Kept in the audit log. The players are notified with this reason; the game stays "
+        "on their pages, marked hidden."
+    ),
     notes=(
         _("Nothing is deleted: the game and its results stay, but no board counts them."),
         RECOMPUTE_NOTE,
@@ -69,6 +74,10 @@ HIDE_RESULT = ReasonAction(
     label=_("Hide result from leaderboards"),
     apply=lambda moderator, result, data: moderation.result_hide(
         moderator=moderator, result=result, reason=data["reason"]
+    ),
+    reason_help=_(
+        "Kept in the audit log. The player is notified with this reason, and their game "
+        "page marks the result hidden."
     ),
     notes=(_("Nothing is deleted: the result stays, but no board counts it."),),
     shown_for=lambda result: not result.hidden,
@@ -127,15 +136,32 @@ class GameAdmin(ReasonActionsMixin, ReadOnlyForModeratorsMixin, admin.ModelAdmin
     reason_actions = (HIDE_GAME, UNHIDE_GAME)
 
 
+class BandFilter(admin.SimpleListFilter):
+    """The rulebook's solo bands, in words rather than stored slugs."""
+
+    title = _("band")
+    parameter_name = "rating"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        return [(band.value, str(label)) for band, label in SOLO_RATING_LABELS.items()]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
+        return queryset.filter(rating=self.value()) if self.value() else queryset
+
+
 @admin.register(SoloResult)
 class SoloResultAdmin(ReasonActionsMixin, ReadOnlyForModeratorsMixin, admin.ModelAdmin[SoloResult]):
-    list_display = ("id", "user", "ruleset", "score", "rating", "finished_at", "hidden")
-    list_filter = ("ruleset", "rating", "hidden", "abandoned")
+    list_display = ("id", "user", "ruleset", "score", "band", "finished_at", "hidden")
+    list_filter = ("ruleset", BandFilter, "hidden", "abandoned")
     search_fields = ("user__username",)
     raw_id_fields = ("game", "user")
     date_hierarchy = "finished_at"
     readonly_fields = ("hidden", "hidden_reason")
     reason_actions = (HIDE_RESULT, UNHIDE_RESULT)
+
+    @admin.display(description=_("band"), ordering="rating")
+    def band(self, result: SoloResult) -> str:
+        return str(SOLO_RATING_LABELS[rules.SoloRating(result.rating)])
 
 
 @admin.register(SuspiciousResult)

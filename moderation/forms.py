@@ -7,6 +7,7 @@ from django import forms
 from django.utils import timezone
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
+from django_stubs_ext import StrOrPromise
 
 from moderation.models import REASON_MAX_LENGTH, REPORT_TEXT_MAX_LENGTH, Report
 
@@ -52,9 +53,13 @@ class ReasonForm(forms.Form):
         help_text=_("Kept in the audit log. Players see the reason of a ban."),
     )
 
-    def __init__(self, *args: Any, required: bool = True, **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, required: bool = True, help_text: StrOrPromise = "", **kwargs: Any
+    ) -> None:
         super().__init__(*args, **kwargs)
         self.fields["reason"].required = required
+        if help_text:
+            self.fields["reason"].help_text = help_text
 
 
 class BanForm(ReasonForm):

@@ -114,6 +114,13 @@ def result_hide(*, moderator: User, result: SoloResult, reason: str) -> SoloResu
     return _result_set_hidden(moderator=moderator, result=result, hidden=True, reason=reason)
 
 
+def _notify(user: User, text: str, url: str) -> None:
+    # Notification.text holds 300 characters; a long reason is cut, never refused.
+    notification = Notification(user=user, text=text[:300], url=url)
+    notification.full_clean()
+    notification.save()
+
+
 @transaction.atomic
 def result_unhide(*, moderator: User, result: SoloResult, reason: str = "") -> SoloResult:
     """Put a hidden solo result back on the boards."""
@@ -141,6 +148,13 @@ def _result_set_hidden(
         details={"result": result.pk, "score": result.score},
     )
     leaderboards.services.player_stats_rebuild(user=result.user)
+    if hidden:
+        _notify(
+            result.user,
+            _("A moderator hid your result of %(score)d points in game #%(game)d: %(reason)s")
+            % {"score": result.score, "game": result.game_id, "reason": reason},
+            reverse("games:detail", kwargs={"pk": result.game_id}),
+        )
     return result
 
 
@@ -184,6 +198,13 @@ def _game_set_hidden(*, moderator: User, game: Game, hidden: bool, reason: str) 
     )
     for player in players:
         leaderboards.services.player_stats_rebuild(user=player)
+        if hidden:
+            _notify(
+                player,
+                _("A moderator hid game #%(game)d from the boards: %(reason)s")
+                % {"game": game.pk, "reason": reason},
+                reverse("games:detail", kwargs={"pk": game.pk}),
+            )
     return game
 
 

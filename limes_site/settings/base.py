@@ -27,7 +27,7 @@ DEBUG = False
 ALLOWED_HOSTS: list[str] = []
 
 INSTALLED_APPS = [
-    "django.contrib.admin",
+    "limes_site.admin.LimesAdminConfig",  # django.contrib.admin, one Accounts section
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -60,6 +60,8 @@ MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
+    # After CommonMiddleware has checked the host against ALLOWED_HOSTS.
+    "accounts.site_url.SiteUrlMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     # After LocaleMiddleware and the user: a signed-in player's stored language wins.
@@ -205,7 +207,8 @@ STORAGES = {
 DEFAULT_FROM_EMAIL = os.environ.get("DJANGO_DEFAULT_FROM_EMAIL", "Limes Online <noreply@localhost>")
 
 # The site's address as players reach it, for links in emails.
-LIMES_SITE_URL = os.environ.get("LIMES_SITE_URL", "http://localhost:8000").rstrip("/")
+# Empty: emails use the host of the request that sends them (accounts/site_url.py).
+LIMES_SITE_URL = os.environ.get("LIMES_SITE_URL", "").rstrip("/")
 
 # Path of a deck file to play with, or None for the built-in deck.
 LIMES_DECK = os.environ.get("LIMES_DECK")

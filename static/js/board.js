@@ -1,28 +1,43 @@
-// Keyboard play: R / Shift+R turn the card, 1-9 pick a + slot, P and M step through the
-// zones where a worker can be placed or moved, H asks for a hint, Enter commits. Every
-// action is a link or button already on the page; a shortcut focuses it and clicks it,
-// so focus follows it.
+// Keyboard play: R / Shift+R turn the card, Enter commits, 1-9 pick a + slot, H asks for a
+// hint, P and M step through the zones where a worker can be placed or moved; in a replay
+// the arrow keys, Home and End step through the rounds. Every action is a link or button
+// already on the page; a shortcut focuses it and clicks it, so focus follows it.
 document.addEventListener("keydown", (event) => {
   if (event.ctrlKey || event.metaKey || event.altKey) return;
   const target = event.target;
-  if (target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement) return;
+  if (
+    target instanceof HTMLInputElement ||
+    target instanceof HTMLTextAreaElement ||
+    target instanceof HTMLSelectElement
+  ) {
+    return;
+  }
   const board = document.getElementById("board");
-  if (!board) return;
+  const replay = document.getElementById("replay");
   let element = null;
   let click = true;
-  if (event.key === "r") element = board.querySelector('[data-key="rotate"]');
-  else if (event.key === "R") element = board.querySelector('[data-key="rotate-left"]');
-  else if (event.key === "h" || event.key === "H") element = board.querySelector('[data-key="hint"]:not([disabled])');
-  // Enter on a link or button of its own does what that control does.
-  else if (event.key === "Enter" && !target.closest("a, button, summary, select")) {
-    element = board.querySelector('[data-key="commit"]:not([disabled])');
-  } else if (/^[1-9]$/.test(event.key)) {
-    element = board.querySelectorAll(".slot")[Number(event.key) - 1] || null;
-  } else if (event.key === "p" || event.key === "P" || event.key === "m" || event.key === "M") {
-    // Only moves focus: the player hears the zone's name and decides with Enter.
-    const roles = /p/i.test(event.key) ? "a[data-role=place]" : "a[data-role=source], a[data-role=target]";
-    element = nextOf([...board.querySelectorAll(roles)], target);
-    click = false;
+  if (event.key === "Escape" && enlarged) {
+    enlarged = null;
+    applyEnlarged();
+    return;
+  }
+  if (board) {
+    if (event.key === "r") element = board.querySelector('[data-key="rotate"]');
+    else if (event.key === "R") element = board.querySelector('[data-key="rotate-left"]');
+    else if (event.key === "h" || event.key === "H") element = board.querySelector('[data-key="hint"]:not([disabled])');
+    else if (event.key === "Enter" && !(target instanceof Element && target.closest("a, button, summary"))) {
+      element = board.querySelector('[data-key="commit"]:not([disabled])');
+    } else if (/^[1-9]$/.test(event.key)) {
+      element = board.querySelectorAll(".slot")[Number(event.key) - 1] || null;
+    } else if (event.key === "p" || event.key === "P" || event.key === "m" || event.key === "M") {
+      // Only moves focus: the player hears the zone's name and decides with Enter.
+      const roles = /p/i.test(event.key) ? "a[data-role=place]" : "a[data-role=source], a[data-role=target]";
+      element = nextOf([...board.querySelectorAll(roles)], target);
+      click = false;
+    }
+  } else if (replay) {
+    const keys = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last" };
+    if (keys[event.key]) element = replay.querySelector(`[data-key="${keys[event.key]}"]`);
   }
   if (element) {
     event.preventDefault();
@@ -124,3 +139,76 @@ function showDeadlines() {
 }
 setInterval(showDeadlines, 1000);
 document.addEventListener("DOMContentLoaded", showDeadlines);
+
+// A score row and its worker's region light each other up. Rows carry the region's zones
+// in data-region; the board beside them carries data-zone on every zone.
+function scope(element) {
+  return element.closest(".final-seat, .play-area, .table-seat") || document;
+}
+
+function lightUp(row, on) {
+  const area = scope(row);
+  row.classList.toggle("is-lit", on);
+  for (const point of (row.dataset.region || "").split(" ")) {
+    if (!point) continue;
+    for (const zone of area.querySelectorAll(`[data-zone="${point}"]`)) zone.classList.toggle("is-lit", on);
+  }
+}
+
+function rowsForZone(zone) {
+  const point = zone.dataset.zone;
+  return [...scope(zone).querySelectorAll("[data-region]")].filter((row) =>
+    row.dataset.region.split(" ").includes(point),
+  );
+}
+
+for (const [kind, on] of [["mouseover", true], ["mouseout", false], ["focusin", true], ["focusout", false]]) {
+  document.addEventListener(kind, (event) => {
+    if (!(event.target instanceof Element)) return;
+    const row = event.target.closest("[data-region]");
+    if (row) {
+      lightUp(row, on);
+      return;
+    }
+    const zone = event.target.closest("[data-zone]");
+    if (zone) for (const match of rowsForZone(zone)) lightUp(match, on);
+  });
+}
+
+// The others' landscapes are small on a phone: a tap enlarges one. The table is redrawn
+// by polls, so the enlarged seat is remembered by id and enlarged again after a swap.
+let enlarged = null;
+
+function applyEnlarged() {
+  for (const button of document.querySelectorAll("[data-enlarge]")) {
+    const seat = button.closest(".table-seat");
+    const on = seat !== null && seat.id === enlarged;
+    seat?.classList.toggle("table-seat--enlarged", on);
+    button.setAttribute("aria-expanded", String(on));
+  }
+}
+
+document.addEventListener("click", (event) => {
+  if (!(event.target instanceof Element)) return;
+  const button = event.target.closest("[data-enlarge]");
+  if (button) {
+    const seat = button.closest(".table-seat");
+    enlarged = enlarged === seat.id ? null : seat.id;
+    applyEnlarged();
+    if (enlarged) seat.scrollIntoView({ block: "nearest" });
+  }
+});
+
+document.addEventListener("focusin", (event) => {
+  if (event.target instanceof HTMLInputElement && event.target.hasAttribute("data-select-on-focus")) {
+    event.target.select();
+  }
+});
+
+document.addEventListener("htmx:afterSettle", () => {
+  applyEnlarged();
+  // On a phone the card bar covers the bottom of the screen: keep the card just placed
+  // in sight above it.
+  const draft = document.querySelector("#board .card--draft");
+  if (draft) draft.scrollIntoView({ block: "nearest" });
+});

@@ -30,6 +30,8 @@ def test_a_czech_visitor_signs_up_plays_and_reads_the_result_in_czech(
     page, base = czech_page, live_server.url
     page.goto(f"{base}/")
     assert page.locator("html").get_attribute("lang") == "cs"
+    # On a phone the menu folds behind one button.
+    page.click("[data-testid=menu-toggle]")
     assert page.get_by_role("link", name="Žebříčky").count() == 1
     page.get_by_role("link", name="Zaregistrujte se a hrajte").click()
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from games.boardview import ZoneView
+from games.boardview import CellView, ZoneView
 
 
 def test_a_zone_with_a_hut_and_two_workers() -> None:
@@ -28,3 +28,24 @@ def test_a_label_cannot_break_out_of_its_attribute() -> None:
 
     assert "<script>" not in svg
     assert "&quot;&gt;&lt;script&gt;" in svg
+
+
+def test_a_card_draws_links_where_the_draft_allows_a_click_and_escapes_them() -> None:
+    cell = CellView(
+        (0, 0),
+        "draft",
+        [
+            ZoneView((0, 0), "field", False, link="rot=90&at=0,0&place=0,0", role="place"),
+            ZoneView((0, 1), "tower", False, label="tower"),
+        ],
+    )
+
+    html = cell.zones_html("/games/3/")
+
+    assert (
+        '<a class="zone zone--place" href="/games/3/?rot=90&amp;at=0,0&amp;place=0,0" '
+        'hx-get="/games/3/?rot=90&amp;at=0,0&amp;place=0,0"' in html
+    )
+    assert 'data-zone="0,0" data-role="place" title=""' in html
+    assert '<span class="zone" data-zone="0,1" title="tower"><svg' in html
+    assert html.count("<svg") == 2

@@ -7,6 +7,7 @@ words a language shares with English in ``SAME_WORDS``.
 
 from __future__ import annotations
 
+import datetime
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -19,7 +20,8 @@ from django.urls import reverse, reverse_lazy
 
 from accounts.models import Notification, User
 from games import services
-from games.models import Game
+from games.daily import today
+from games.models import DailyPar, Game
 from tests.factories import FinishedSoloFactory, UserFactory, play_turn, started_game
 
 pytestmark = pytest.mark.django_db
@@ -44,7 +46,7 @@ NAMES |= {"hraju", "hra", "čeká", "software"}
 SAME_WORDS = {
     "cs": {"reset"},
     "de": {"browser", "lobby", "live", "solo", "standard", "diagonal", "code", "minute", "per",
-           "name"},
+           "name", "computer", "link"},
     "fr": {"notifications", "point", "points", "profession", "score", "scores", "solo",
            "total", "zone", "zones", "standard", "minute", "minutes", "invitation", "code",
            "place", "excellent", "mode", "modes", "public", "page", "final"},
@@ -58,6 +60,7 @@ class Site:
     finished: Game
     multi: Game
     lobby_game: Game
+    waiting: Game
 
     @cached_property
     def played(self) -> Game:
@@ -66,6 +69,22 @@ class Site:
         while not game.is_finished:
             game = play_turn(game, self.player)
         return game
+
+    @cached_property
+    def analysed(self) -> Game:
+        """The played game with its post-game analysis computed (the rounds it names)."""
+        services.game_analyse(game_id=self.played.pk)
+        return self.played
+
+    @cached_property
+    def yesterday(self) -> datetime.date:
+        """A finished day of the daily challenge whose par is known, with one score above it."""
+        day = today() - datetime.timedelta(days=1)
+        DailyPar.objects.create(day=day, status=DailyPar.Status.DONE, bot_score=40, best_score=55)
+        FinishedSoloFactory(
+            user=self.player, game__created_by=self.player, game__daily=day, score=41
+        )
+        return day
 
 
 @pytest.fixture
@@ -79,8 +98,15 @@ def site() -> Site:
     multi = started_game([player, rival], pace=Game.Pace.CORRESPONDENCE)
     play_turn(multi, player)
     lobby_game = services.game_create_multi(user=rival, seats_max=3, pace=Game.Pace.LIVE)
+    services.seat_add_bot(game=lobby_game, user=rival, level="strong")
+    waiting = services.game_create_multi(
+        user=player, seats_max=4, pace=Game.Pace.CORRESPONDENCE, bots=["easy"]
+    )
+    # A random code is the same in every language and could read as a word: digits between
+    # its letters keep every run of letters shorter than a word.
+    Game.objects.filter(pk=waiting.pk).update(invite_code="K7M2Q9XP")
     Notification.objects.create(user=player, text="Hra čeká.", url="/")
-    return Site(player, solo, finished, multi, lobby_game)
+    return Site(player, solo, finished, multi, lobby_game, waiting)
 
 
 PAGES: dict[str, Callable[[Site], str]] = {
@@ -92,11 +118,17 @@ PAGES: dict[str, Callable[[Site], str]] = {
     "finished game": lambda site: reverse("games:detail", args=[site.finished.pk]),
     "played game": lambda site: reverse("games:detail", args=[site.played.pk]),
     "replay": lambda site: reverse("games:replay", args=[site.played.pk]) + "?round=9",
+    "analysis": lambda site: reverse("games:detail", args=[site.analysed.pk]),
+    "analysed replay": lambda site: reverse("games:replay", args=[site.analysed.pk]) + "?round=4",
+    "waiting room with a computer player": lambda site: reverse(
+        "games:detail", args=[site.waiting.pk]
+    ),
     "multiplayer game": lambda site: reverse("games:detail", args=[site.multi.pk]),
     "invitation": lambda site: reverse("games:join", args=[site.lobby_game.invite_code]),
     "leaderboards": lambda site: reverse("leaderboards:board", args=["standard", "best"]),
     "weekly board": lambda site: reverse("leaderboards:board", args=["standard", "week"]),
     "daily challenge": lambda site: reverse("leaderboards:daily"),
+    "daily par": lambda site: reverse("leaderboards:daily_day", args=[site.yesterday.isoformat()]),
     "profile": lambda site: reverse("accounts:profile", args=[site.player.username]),
     "settings": lambda site: reverse("accounts:settings"),
     "delete account": lambda site: reverse("accounts:delete"),

@@ -60,22 +60,30 @@ def test_statistics_per_mode_and_ruleset_with_best_average_and_standing(
     assert re.search(r"Multiplayer</td><td>Standard</td><td class=\"num\">1<", table)
     assert 'data-testid="best-solo">50<' in page
     assert 'data-testid="average-solo">37.1<' in page  # 445 / 12 games
-    # The mean of the latest ten solo games (any ruleset), in the table's words.
-    standing = page[page.index('data-testid="standing"') :][:200]
+    # The mean of the latest ten solo games of each ruleset, in the table's words: the
+    # ferryman game (the latest but one) does not pull the standard standing down.
+    standing = page[page.index('data-testid="standing-standard"') :][:200]
     assert "<strong>good</strong>" in standing and "38.1" in standing
+    ferryman = page[page.index('data-testid="standing-ferryman"') :][:200]
+    assert "<strong>very good</strong>" in ferryman and "44.0" in ferryman
+    assert page.count('data-testid="score-chart-') == 2
 
 
 def test_the_score_chart_draws_each_game_over_the_tables_bands(client: Client, user: User) -> None:
     solo_results(user, [25, 33, 41, 48, 52])
     page = client.get(profile_url(user)).content.decode()
-    chart = page[page.index('data-testid="score-chart"') : page.index("</svg>")]
+    chart = page[page.index('data-testid="score-chart-standard"') :]
+    chart = chart[: chart.index("</svg>")]
     for band in ("room-for-improvement", "satisfactory", "good", "very-good", "excellent"):
         assert f'class="band-{band}"' in chart
     assert chart.count("<circle") == 5
     assert "<title>52 · " in chart
-    # Drawn by the server: the page's only scripts are the site's htmx and translations.
+    # The x axis is dated: the first and the last game's day at least.
+    assert chart.count('class="date-tick"') >= 2
+    # Drawn by the server: the page's only scripts are the site's menu, htmx and translations.
     scripts = re.findall(r"<script[^>]*>", page)
     assert [re.search(r'src="([^"]+)"', tag).group(1) for tag in scripts] == [  # type: ignore[union-attr]
+        "/static/js/site.js",
         "/static/vendor/htmx.min.js",
         "/jsi18n/",
     ]
@@ -115,7 +123,11 @@ def test_rating_history_chart_after_rated_games(client: Client, user: User) -> N
     chart = chart[: chart.index("</svg>")]
     assert chart.count("<circle") == 2
     assert 'class="series-line series-standard"' in chart
+    assert 'class="date-tick"' in chart
     assert 'data-testid="provisional"' in page
+    # On the 1500-based scale players know, not as openskill's raw ordinal.
+    shown = re.search(r'data-testid="rating">(\d+)<', page)
+    assert shown is not None and 1000 < int(shown.group(1)) < 2000
 
 
 def test_a_player_without_games_has_no_charts(client: Client, user: User) -> None:

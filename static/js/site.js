@@ -1,0 +1,12 @@
+// The menu folds away on narrow screens behind one button. Loaded in <head> without
+// defer, so the page is marked before its first paint and the menu never flashes open.
+document.documentElement.classList.add("js");
+
+document.addEventListener("click", (event) => {
+  if (!(event.target instanceof Element)) return;
+  const toggle = event.target.closest("[data-menu-toggle]");
+  if (!toggle) return;
+  const open = toggle.getAttribute("aria-expanded") !== "true";
+  toggle.setAttribute("aria-expanded", String(open));
+  document.querySelector(".site-header")?.classList.toggle("is-open", open);
+});
