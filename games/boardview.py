@@ -148,6 +148,13 @@ class ZoneView:
     label: str = ""
 
     @property
+    def action(self) -> str:
+        """What following this zone's link does, as a screen reader names the control."""
+        terrain = TERRAIN_NAMES[rules.Terrain(self.terrain)]
+        template = ZONE_ACTIONS.get(self.role)
+        return str(template) % {"terrain": terrain} if template else self.label
+
+    @property
     def svg(self) -> SafeString:
         """The zone's picture (terrain, hut, workers) as inline SVG."""
         return _zone_svg(self.terrain, self.hut, self.workers, self.label)
@@ -178,6 +185,7 @@ class CellView:
     kind: str  # "card", "draft", "slot" or "void"
     zones: list[ZoneView] = field(default_factory=list)
     link: str | None = None
+    position: str = ""  # where the cell is in the shown grid, in words
     number: int = 0  # a slot's place in reading order
 
     def zones_html(self, base_url: str) -> SafeString:
@@ -190,9 +198,11 @@ class CellView:
             if zone.link is not None:
                 href = escape(f"{base_url}?{zone.link}")
                 role = escape(zone.role)
+                action = escape(zone.action)
                 parts.append(
                     f'<a class="zone zone--{role}" href="{href}" hx-get="{href}"\n'
-                    f'   data-zone="{point}" data-role="{role}" title="{label}">{zone.svg}</a>'
+                    f'   data-zone="{point}" data-role="{role}" aria-label="{action} ({label})"'
+                    f' title="{action}">{zone.svg}</a>'
                 )
             else:
                 parts.append(
@@ -230,6 +240,34 @@ TERRAIN_NAMES = {
 
 ZONE_ORDER = ((0, 0), (0, 1), (1, 0), (1, 1))  # reading order, for a 2x2 CSS grid
 
+ZONE_ACTIONS = {
+    "place": gettext_lazy("Place a worker on this %(terrain)s"),
+    "source": gettext_lazy("Move the worker from this %(terrain)s"),
+    "target": gettext_lazy("Move the worker to this %(terrain)s"),
+    "selected": gettext_lazy("Take back the worker choice on this %(terrain)s"),
+}
+
+
+def position_words(row: int, rows: int, column: int, columns: int) -> str:
+    """Where a cell is in a grid of ``rows`` by ``columns``, in words (1-based)."""
+    if rows == 1:
+        vertical = _("the only row")
+    elif row == 1:
+        vertical = _("top row")
+    elif row == rows:
+        vertical = _("bottom row")
+    else:
+        vertical = _("row %(n)d from the top") % {"n": row}
+    if columns == 1:
+        horizontal = _("the only column")
+    elif column == 1:
+        horizontal = _("far left")
+    elif column == columns:
+        horizontal = _("far right")
+    else:
+        horizontal = _("column %(n)d from the left") % {"n": column}
+    return f"{vertical}, {horizontal}"
+
 
 def landscape_view(
     board: rules.Board,
@@ -253,9 +291,10 @@ def landscape_view(
     zone_links = zone_links or {}
     rows = []
     slot_number = 0
-    for r in rows_range:
+    for row_number, r in enumerate(rows_range, start=1):
         row = []
-        for c in cols_range:
+        for column_number, c in enumerate(cols_range, start=1):
+            position = position_words(row_number, len(rows_range), column_number, len(cols_range))
             if (r, c) in taken:
                 zones = []
                 for dr, dc in ZONE_ORDER:
@@ -275,12 +314,14 @@ def landscape_view(
                         )
                     )
                 kind = "draft" if (r, c) == draft_at else "card"
-                row.append(CellView((r, c), kind, zones))
+                row.append(CellView((r, c), kind, zones, position=position))
             elif (r, c) in slots and draft is not None:
                 link = draft.params(at=(r, c), place=None, **{"from": None, "to": None})
                 # Keys 1-9 pick the slots in reading order (static/js/board.js).
                 slot_number += 1
-                row.append(CellView((r, c), "slot", link=link, number=slot_number))
+                row.append(
+                    CellView((r, c), "slot", link=link, number=slot_number, position=position)
+                )
             else:
                 row.append(CellView((r, c), "void"))
         rows.append(row)
@@ -333,6 +374,29 @@ class RoundView:
     can_commit: bool
     phase: str  # "position", "worker"
     supply: int
+    announcement: str = ""  # the draft so far, for the live region
+
+
+def _announce(view: BoardView, draft: Draft) -> str:
+    parts = []
+    if draft.rotation:
+        parts.append(_("Card turned by %(degrees)d degrees.") % {"degrees": draft.rotation})
+    cells = {cell.card_at: cell for row in view.rows for cell in row}
+    placed = cells.get(draft.card_at) if draft.card_at is not None else None
+    if placed is None:
+        parts.append(_("Choose a slot for the card."))
+        return " ".join(parts)
+    parts.append(_("Card placed: %(position)s.") % {"position": placed.position})
+    zones = {zone.point: zone for cell in cells.values() for zone in cell.zones}
+    if draft.place is not None and draft.place in zones:
+        terrain = TERRAIN_NAMES[rules.Terrain(zones[draft.place].terrain)]
+        parts.append(_("A worker goes on this %(terrain)s.") % {"terrain": terrain})
+    elif draft.move_to is not None and draft.move_to in zones:
+        terrain = TERRAIN_NAMES[rules.Terrain(zones[draft.move_to].terrain)]
+        parts.append(_("The worker moves to this %(terrain)s.") % {"terrain": terrain})
+    elif draft.move_from is not None:
+        parts.append(_("Choose where the worker moves to."))
+    return " ".join(parts)
 
 
 def round_view(
@@ -347,7 +411,9 @@ def round_view(
     hand = card_zones(card, draft.rotation)
     if draft.card_at is None:
         view = landscape_view(board, slots=slots, draft=draft)
-        return RoundView(view, hand, draft, error, False, "position", board.supply)
+        return RoundView(
+            view, hand, draft, error, False, "position", board.supply, _announce(view, draft)
+        )
 
     placed = board.place(card, rules.Placement(draft.card_at, draft.rotation), variants)
     actions = placed.legal_worker_actions(variants)
@@ -377,7 +443,7 @@ def round_view(
             links[draft.move_to] = (draft.params(**clear), "selected")
     # Other legal positions stay visible so the player can change their mind.
     view = landscape_view(shown, slots=slots, draft=draft, draft_at=draft.card_at, zone_links=links)
-    return RoundView(view, hand, draft, error, True, "worker", shown.supply)
+    return RoundView(view, hand, draft, error, True, "worker", shown.supply, _announce(view, draft))
 
 
 def card_zones(card: rules.Card, rotation: int = 0) -> list[ZoneView]:

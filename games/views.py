@@ -122,6 +122,7 @@ def _render_game(
     error: str | None = None,
     status: int = 200,
     template: str = "games/game.html#board",
+    committed: dict[str, int] | None = None,
 ) -> HttpResponse:
     if not request.htmx:
         template = "games/game.html"
@@ -130,6 +131,7 @@ def _render_game(
     context = game_page(
         game, state, seat, draft_params=draft_params, error=error, with_table=with_table
     )
+    context["committed"] = committed
     if with_table:
         context.update(_page_extras(request, game, seat, final="final" in context))
     context["poll_token"] = poll_token(game.pk, _session_cookie(request))
@@ -199,6 +201,12 @@ def _session_cookie(request: HtmxHttpRequest) -> str:
     return request.COOKIES.get(settings.SESSION_COOKIE_NAME, "")
 
 
+def _total(state: rules.Game, seat: Seat | None) -> int | None:
+    if seat is None:
+        return None
+    return state.boards[selectors.player_key(seat)].landscape.score().total
+
+
 @login_required
 @require_POST
 def game_play(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
@@ -213,6 +221,10 @@ def game_play(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         turn = draft.turn()
     except ValueError as error:
         return _rejected(request, game, str(error), 400)
+    # The total before the commit, so the answer can say how many points it brought.
+    before = None
+    if request.htmx and game.is_active:
+        before = _total(selectors.rules_game(game), selectors.seat_for(game, request.user))
     try:
         services.move_submit(game=game, user=request.user, round_number=round_number, turn=turn)
     except services.ActionRefused as error:
@@ -222,9 +234,19 @@ def game_play(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     url = reverse("games:detail", kwargs={"pk": pk})
     if request.htmx:
         game, state, seat = _load(request, pk)
+        after = _total(state, seat)
+        committed = None
+        if before is not None and after is not None:
+            committed = {"gained": after - before, "total": after}
         # The answer also refreshes the table: this player now shows as having played.
         response = _render_game(
-            request, game, state, seat, draft_params=QueryDict(), template="games/_update.html"
+            request,
+            game,
+            state,
+            seat,
+            draft_params=QueryDict(),
+            template="games/_update.html",
+            committed=committed,
         )
         response["HX-Push-Url"] = url
         return response

@@ -1,6 +1,7 @@
 // Keyboard play: R / Shift+R turn the card, Enter commits, 1-9 pick a + slot, H asks for a
-// hint; in a replay the arrow keys, Home and End step through the rounds.
-// Every action is a link or button already on the page; this only clicks them.
+// hint, P and M step through the zones where a worker can be placed or moved; in a replay
+// the arrow keys, Home and End step through the rounds. Every action is a link or button
+// already on the page; a shortcut focuses it and clicks it, so focus follows it.
 document.addEventListener("keydown", (event) => {
   if (event.ctrlKey || event.metaKey || event.altKey) return;
   const target = event.target;
@@ -14,6 +15,7 @@ document.addEventListener("keydown", (event) => {
   const board = document.getElementById("board");
   const replay = document.getElementById("replay");
   let element = null;
+  let click = true;
   if (event.key === "Escape" && enlarged) {
     enlarged = null;
     applyEnlarged();
@@ -27,6 +29,11 @@ document.addEventListener("keydown", (event) => {
       element = board.querySelector('[data-key="commit"]:not([disabled])');
     } else if (/^[1-9]$/.test(event.key)) {
       element = board.querySelectorAll(".slot")[Number(event.key) - 1] || null;
+    } else if (event.key === "p" || event.key === "P" || event.key === "m" || event.key === "M") {
+      // Only moves focus: the player hears the zone's name and decides with Enter.
+      const roles = /p/i.test(event.key) ? "a[data-role=place]" : "a[data-role=source], a[data-role=target]";
+      element = nextOf([...board.querySelectorAll(roles)], target);
+      click = false;
     }
   } else if (replay) {
     const keys = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last" };
@@ -34,9 +41,85 @@ document.addEventListener("keydown", (event) => {
   }
   if (element) {
     event.preventDefault();
-    element.click();
+    element.focus();
+    if (click) element.click();
   }
 });
+
+function nextOf(elements, current) {
+  if (!elements.length) return null;
+  const index = elements.indexOf(current);
+  return elements[(index + 1) % elements.length];
+}
+
+// An htmx swap replaces the whole board: without help, focus would fall to the page body
+// and Tab would walk the menu again. Remember which control had focus, and give it back to
+// the same control in the new board, or to the next sensible one if it is gone.
+let focusedKey = null;
+
+function keyOf(element) {
+  if (!element || !element.closest || !element.closest("#board")) return null;
+  for (const name of ["key", "zone", "slot"]) {
+    const value = element.dataset && element.dataset[name];
+    if (value) return `[data-${name}="${value}"]`;
+  }
+  return null;
+}
+
+// Noted when the request starts: a commit disables its button while it is under way, and
+// a disabled button has already lost focus by the time the answer is swapped in.
+document.addEventListener("htmx:beforeRequest", (event) => {
+  if (event.detail.target && event.detail.target.id === "board") {
+    focusedKey = keyOf(document.activeElement);
+  }
+});
+// A poll redraws the board out of band, while the player may be on any of its controls.
+document.addEventListener("htmx:oobBeforeSwap", (event) => {
+  if (event.detail.target && event.detail.target.id === "board") {
+    focusedKey = keyOf(document.activeElement);
+  }
+});
+document.addEventListener("htmx:oobAfterSwap", (event) => {
+  if (event.detail.target && event.detail.target.id === "board") restore();
+});
+document.addEventListener("htmx:afterSettle", (event) => {
+  if (event.detail.target && event.detail.target.id === "board") restore();
+});
+
+function restore() {
+  // The swapped-in board is a new element: look it up again.
+  const board = document.getElementById("board");
+  if (!board) return;
+  announce(board);
+  if (!focusedKey) return;
+  const wanted = focusedKey;
+  focusedKey = null;
+  const candidates = [
+    `a${wanted}, button${wanted}:not([disabled])`,
+    ".card--draft a.zone",
+    '[data-key="commit"]:not([disabled])',
+    ".slot",
+    "#board-heading",
+  ];
+  for (const selector of candidates) {
+    const element = board.querySelector(selector);
+    if (element) {
+      element.focus();
+      return;
+    }
+  }
+}
+
+// The board says what just happened (points of a commit, the draft so far) in a hidden
+// paragraph; it goes to the live region, which stays in place so screen readers hear it.
+function announce(board) {
+  const status = document.getElementById("board-status");
+  const source = board.querySelector("[data-announce]");
+  if (!status || !source) return;
+  status.textContent = "";
+  // A new text node after a pause, so the same words twice are still spoken twice.
+  setTimeout(() => { status.textContent = source.textContent.trim(); }, 50);
+}
 
 // Round deadlines count down between polls: "2:41" left, read from the datetime attribute.
 function showDeadlines() {

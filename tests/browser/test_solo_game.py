@@ -68,7 +68,7 @@ def test_sign_up_and_play_a_whole_solo_game_with_both_variants(
         expect = "[data-testid=final-result]" if round_number == 16 else "[data-testid=round]"
         page.locator(expect).wait_for()
         if round_number < 16:
-            page.get_by_text(f"Round {round_number + 1} of 16").wait_for()
+            page.get_by_text(f"Round {round_number + 1} of 16", exact=True).wait_for()
 
     game = Game.objects.get()
     assert game.is_finished and (game.diagonal, game.ferryman) == (True, True)

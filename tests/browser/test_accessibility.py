@@ -1,0 +1,242 @@
+"""axe-core finds no serious or critical accessibility problem on the site's main pages.
+
+One browser session visits every page at a desktop width (1280 px) and a phone width
+(390 px); a failure lists each page, width, rule and the elements it flagged.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+
+from accounts.models import Notification, User
+from games import services
+from games.models import Game
+from tests.factories import (
+    PASSWORD,
+    ReportFactory,
+    UserFactory,
+    moderators_group,
+    solo_results,
+    started_game,
+)
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+#: 640 px is the 1280 px screen at 200% zoom: checked for horizontal scrolling only.
+WIDTHS = (1280, 640, 390)
+AXE_WIDTHS = (1280, 390)
+BLOCKING = {"serious", "critical"}
+
+
+def sign_in(page: Any, base: str, username: str) -> None:
+    page.goto(f"{base}/accounts/login/")
+    page.fill("input[name=login]", username)
+    page.fill("input[name=password]", PASSWORD)
+    page.locator("main form [type=submit]").last.click()
+    page.wait_for_url(f"{base}/")
+
+
+def place_first_card(page: Any) -> None:
+    """Put the card on a slot, so the page shows the worker choices as well."""
+    page.locator("[data-slot]").first.click()
+    page.locator(".card--draft").wait_for()
+    page.wait_for_function("!document.querySelector('.htmx-request')")
+
+
+def a_game_in_progress(player: User, play: Callable[[Game, int], Game]) -> Game:
+    game = services.game_create_solo(user=player, diagonal=True, ferryman=True, seed=7)
+    return play(game, 4)
+
+
+def summarise(found: dict[str, list[str]]) -> str:
+    return "\n".join(f"{where}: {', '.join(rules) or 'none'}" for where, rules in found.items())
+
+
+def test_main_pages_have_no_serious_or_critical_violations(
+    browser: Any, live_server: Any, play_rounds: Callable[[Game, int], Game]
+) -> None:
+    base = live_server.url
+    # ana moderates as well, so one session also sees the moderators' pages.
+    player = UserFactory(username="ana", is_staff=True)
+    player.groups.add(moderators_group())
+    other = UserFactory(username="bo")
+    third = UserFactory(username="cy")
+    in_progress = a_game_in_progress(player, play_rounds)
+    finished = play_rounds(
+        services.game_create_solo(user=player, diagonal=False, ferryman=False, seed=3), 16
+    )
+    solo_results(player, [31, 44, 38, 52])
+    waiting = services.game_create_multi(user=player, seats_max=3, pace=Game.Pace.LIVE)
+    table = started_game([other, player, third])
+    Notification.objects.create(user=player, text="Your report was read. Thank you.")
+    report = ReportFactory(reporter=third, target=other)
+
+    # Signed out first (the sign-in and sign-up forms), then signed in as ana.
+    signed_out = [
+        ("sign-in", "/accounts/login/", None),
+        ("sign-up", "/accounts/signup/", None),
+        ("account closed", "/account-closed/", None),
+    ]
+    signed_in: list[tuple[str, str, Callable[[Any], None] | None]] = [
+        ("home", "/", None),
+        ("rules", "/rules/", None),
+        ("solo game in progress", f"/games/{in_progress.pk}/", place_first_card),
+        ("multiplayer game in progress", f"/games/{table.pk}/", None),
+        ("finished game", f"/games/{finished.pk}/", None),
+        ("replay", f"/games/{finished.pk}/replay/?round=8", None),
+        ("lobby", "/lobby/", None),
+        ("waiting room", f"/games/{waiting.pk}/", None),
+        ("my games", "/games/mine/", None),
+        ("leaderboards", "/leaderboards/", None),
+        ("rating leaderboard", "/leaderboards/standard/rating/", None),
+        ("daily", "/daily/", None),
+        ("profile", "/players/ana/", None),
+        ("settings", "/players/settings/", None),
+        ("notifications", "/notifications/", None),
+        ("report a player", "/report/bo/", None),
+        ("moderation: reports", "/admin/moderation/report/", None),
+        ("moderation: a report", f"/admin/moderation/report/{report.pk}/change/", None),
+        ("moderation: bans", "/admin/moderation/ban/", None),
+    ]
+
+    axe = Axe()
+    found: dict[str, list[str]] = {}
+    details: list[str] = []
+    for width in WIDTHS:
+        context = browser.new_context(viewport={"width": width, "height": 900})
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        for pages, signed in ((signed_out, False), (signed_in, True)):
+            if signed:
+                sign_in(page, base, player.username)
+            for name, path, then in pages:
+                response = page.goto(f"{base}{path}")
+                assert response is not None and response.status < 400, (name, response)
+                if then is not None:
+                    then(page)
+                where = f"{name} @ {width}px"
+                # The page itself never scrolls sideways (a wide landscape scrolls in its box).
+                wider = page.evaluate(
+                    "document.documentElement.scrollWidth - document.documentElement.clientWidth"
+                )
+                if wider > 0:
+                    details.append(f"{where}: scrolls sideways by {wider} px")
+                if width not in AXE_WIDTHS:
+                    continue
+                results = axe.run(page, options={"resultTypes": ["violations"]})
+                blocking = [v for v in results.response["violations"] if v["impact"] in BLOCKING]
+                found[where] = [f"{v['id']} ({v['impact']}, {len(v['nodes'])})" for v in blocking]
+                for violation in blocking:
+                    targets = "; ".join(" ".join(n["target"]) for n in violation["nodes"][:5])
+                    details.append(f"{where}: {violation['id']}: {violation['help']} -> {targets}")
+        context.close()
+
+    print("axe: serious and critical violations per page\n" + summarise(found))
+    assert not details, "\n".join(details)
+
+
+# Machado, Oliveira and Fernandes (2009), full severity: how a protanope and a deuteranope
+# see linear RGB. Used both as an SVG filter on the page and on the art's own colours.
+SIMULATIONS = {
+    "protanopia": (
+        (0.152286, 1.052583, -0.204868),
+        (0.114503, 0.786281, 0.099216),
+        (-0.003882, -0.048116, 1.051998),
+    ),
+    "deuteranopia": (
+        (0.367322, 0.860646, -0.227968),
+        (0.280085, 0.672501, 0.047413),
+        (-0.011820, 0.042940, 0.968881),
+    ),
+}
+Matrix = tuple[tuple[float, float, float], ...]
+
+
+def _linear(hex_colour: str) -> tuple[float, float, float]:
+    channels = [int(hex_colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
+    r, g, b = (c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels)
+    return r, g, b
+
+
+def _luminance(rgb: tuple[float, float, float], matrix: Matrix | None) -> float:
+    if matrix is not None:
+        rgb = tuple(
+            min(1.0, max(0.0, sum(m * c for m, c in zip(row, rgb, strict=True)))) for row in matrix
+        )  # type: ignore[assignment]
+    r, g, b = rgb
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def _contrast(one: str, other: str, matrix: Matrix | None) -> float:
+    a, b = sorted((_luminance(_linear(one), matrix), _luminance(_linear(other), matrix)))
+    return (b + 0.05) / (a + 0.05)
+
+
+def _art_colours() -> dict[str, str]:
+    import re
+    from pathlib import Path
+
+    defs = (Path(__file__).resolve().parents[2] / "templates/games/_svg_defs.html").read_text()
+    colours = {
+        terrain: re.search(rf'id="pat-{terrain}".*?fill="(#[0-9a-f]{{6}})"', defs, re.S)
+        for terrain in ("field", "water", "forest", "tower")
+    }
+    worker = re.search(r'id="worker".*?fill="(#[0-9a-f]{6})"', defs, re.S)
+    assert worker and all(colours.values())
+    return {"worker": worker.group(1), **{t: m.group(1) for t, m in colours.items() if m}}
+
+
+def test_the_worker_stands_out_on_every_terrain_for_colour_blind_eyes() -> None:
+    colours = _art_colours()
+    for name, matrix in [("normal", None), *SIMULATIONS.items()]:
+        for terrain in ("field", "water", "forest", "tower"):
+            ratio = _contrast(colours["worker"], colours[terrain], matrix)
+            # 3:1, the contrast WCAG asks of the parts of a picture one must make out.
+            assert ratio >= 3.0, f"worker on {terrain}, {name} sight: {ratio:.2f}:1"
+
+
+def test_board_pictures_as_protanopes_and_deuteranopes_see_them(
+    page: Any, live_server: Any, artifacts: Any, play_rounds: Callable[[Game, int], Game]
+) -> None:
+    base = live_server.url
+    player = UserFactory(username="ana")
+    game = play_rounds(
+        services.game_create_solo(user=player, diagonal=True, ferryman=True, seed=7), 6
+    )
+    sign_in(page, base, "ana")
+    page.goto(f"{base}/games/{game.pk}/")
+    place_first_card(page)
+    sources = page.locator("a[data-role=source]")
+    assert page.locator("a[data-role=place]").count() and sources.count()
+    page.locator("a[data-role=place]").first.focus()
+    board = page.locator("#board .landscape")
+    board.screenshot(path=str(artifacts / "colour-normal.png"))
+    for name, matrix in SIMULATIONS.items():
+        values = " ".join(" ".join(str(v) for v in (*row, 0, 0)) for row in matrix)
+        page.evaluate(
+            """([name, values]) => {
+                const ns = 'http://www.w3.org/2000/svg';
+                const svg = document.createElementNS(ns, 'svg');
+                svg.setAttribute('width', '0'); svg.setAttribute('height', '0');
+                svg.innerHTML = `<filter id="sim-${name}" color-interpolation-filters="linearRGB">
+                  <feColorMatrix type="matrix" values="${values} 0 0 0 1 0"/></filter>`;
+                document.body.appendChild(svg);
+                document.querySelector('#board .landscape').style.filter = `url(#sim-${name})`;
+            }""",
+            [name, values],
+        )
+        board.screenshot(path=str(artifacts / f"colour-{name}.png"))
+    # The roles differ in line style, not only in colour: a protanope tells them apart too.
+    styles = {
+        role: page.evaluate(
+            "role => getComputedStyle(document.querySelector(`a[data-role=${role}]`), '::after')"
+            ".borderTopStyle",
+            role,
+        )
+        for role in ("place", "source")
+    }
+    assert styles["place"] != styles["source"], styles
