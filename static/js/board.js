@@ -94,10 +94,13 @@ function restore() {
   if (!focusedKey) return;
   const wanted = focusedKey;
   focusedKey = null;
+  // A slot that became the new card is gone: Commit comes next, so that the documented
+  // "1–9, then Enter" commits (Enter on a zone link would place a worker instead); P and
+  // M step from there to the card's zones.
   const candidates = [
     `a${wanted}, button${wanted}:not([disabled])`,
-    ".card--draft a.zone",
     '[data-key="commit"]:not([disabled])',
+    ".card--draft a.zone",
     ".slot",
     "#board-heading",
   ];

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from accounts.models import User
 from games.models import Game
@@ -50,7 +51,7 @@ def test_a_czech_visitor_signs_up_plays_and_reads_the_result_in_czech(
         click_and_wait(page, page.locator("[data-slot]").last, ".card--draft")
         click_and_wait(page, page.locator("[data-role=place]").first, "[data-role=selected]")
         page.get_by_role("button", name="Potvrdit: přiložit kartu a umístit dělníka").click()
-        page.get_by_text(f"{round_number + 1}. kolo z 16").wait_for()
+        expect(page.locator("[data-testid=round]")).to_have_text(f"{round_number + 1}. kolo z 16")
         settle(page)
 
     page.get_by_text("Vzdát tuto hru…").click()

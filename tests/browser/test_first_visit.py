@@ -127,7 +127,7 @@ def test_a_round_on_the_card_bar_with_the_keys_and_back(
     page.screenshot(path=str(artifacts / f"round-draft-{size}.png"))
 
     page.keyboard.press("Enter")
-    page.get_by_text("Round 5 of 16").wait_for()
+    expect(page.locator("[data-testid=round]")).to_have_text("Round 5 of 16")
     settle(page)
     # Back returns to the address of the draft of round 4: the page shows round 5, fresh.
     page.go_back()
@@ -157,6 +157,8 @@ def test_the_end_of_a_game_play_again_and_the_replay_keys(
     page.screenshot(path=str(artifacts / f"solo-final-{size}.png"), full_page=True)
 
     page.click("[data-testid=replay-link]")
+    # The keys work once the page's deferred script has run: wait for the load event.
+    page.wait_for_load_state()
     expect(page.locator("[data-testid=replay-round]")).to_contain_text("After round 1 of 16")
     page.keyboard.press("ArrowRight")
     expect(page.locator("[data-testid=replay-round]")).to_contain_text("After round 2 of 16")
