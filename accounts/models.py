@@ -67,13 +67,17 @@ class User(AbstractUser):
 class Notification(models.Model):
     """A short message for a player (a report was handled, a game waits for them)."""
 
-    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="notifications")
+    user = models.ForeignKey(
+        User, on_delete=models.CASCADE, related_name="notifications", verbose_name=_("player")
+    )
     text = models.CharField(_("text"), max_length=300)
     url = models.CharField(_("link"), max_length=300, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-    read_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    read_at = models.DateTimeField(_("read at"), null=True, blank=True)
 
     class Meta:
+        verbose_name = _("notification")
+        verbose_name_plural = _("notifications")
         ordering = ["-created_at"]
         indexes = [models.Index(fields=["user", "-created_at"], name="notification_inbox")]
 

@@ -71,47 +71,73 @@ class Game(models.Model):
         LIVE = "live", _("Live")
         CORRESPONDENCE = "correspondence", _("Correspondence")
 
-    mode = models.CharField(max_length=8, choices=Mode.choices, default=Mode.SOLO)
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.ACTIVE)
+    mode = models.CharField(_("mode"), max_length=8, choices=Mode.choices, default=Mode.SOLO)
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.ACTIVE
+    )
     diagonal = models.BooleanField(_("diagonal placement"), default=False)
     ferryman = models.BooleanField(_("fisherman as ferryman"), default=False)
-    ruleset = models.CharField(max_length=10, choices=Ruleset.choices, default=Ruleset.STANDARD)
-    seed = models.BigIntegerField(help_text=_("Seed the card sequence was dealt with."))
-    deck_name = models.CharField(max_length=100, blank=True)
-    cards = models.JSONField(help_text=_("The 16 card numbers of the game, in order."))
-    round = models.PositiveSmallIntegerField(default=1, help_text=_("Round in play; 17 = over."))
-    pace = models.CharField(max_length=16, choices=Pace.choices, default=Pace.UNTIMED)
+    ruleset = models.CharField(
+        _("ruleset"), max_length=10, choices=Ruleset.choices, default=Ruleset.STANDARD
+    )
+    seed = models.BigIntegerField(_("seed"), help_text=_("Seed the card sequence was dealt with."))
+    deck_name = models.CharField(_("deck name"), max_length=100, blank=True)
+    cards = models.JSONField(_("cards"), help_text=_("The 16 card numbers of the game, in order."))
+    round = models.PositiveSmallIntegerField(
+        _("round"), default=1, help_text=_("Round in play; 17 = over.")
+    )
+    pace = models.CharField(_("pace"), max_length=16, choices=Pace.choices, default=Pace.UNTIMED)
     round_seconds = models.PositiveIntegerField(
-        null=True, blank=True, help_text=_("Time each player has for a round; empty = no limit.")
+        _("time per round (seconds)"),
+        null=True,
+        blank=True,
+        help_text=_("Time each player has for a round; empty = no limit."),
     )
     deadline = models.DateTimeField(
-        null=True, blank=True, db_index=True, help_text=_("When the round in play times out.")
+        _("deadline"),
+        null=True,
+        blank=True,
+        db_index=True,
+        help_text=_("When the round in play times out."),
     )
-    seats_max = models.PositiveSmallIntegerField(default=1)
-    listed = models.BooleanField(default=False, help_text=_("Shown in the lobby."))
-    invite_code = models.CharField(max_length=16, unique=True, null=True, blank=True)
+    seats_max = models.PositiveSmallIntegerField(_("seats"), default=1)
+    listed = models.BooleanField(_("listed"), default=False, help_text=_("Shown in the lobby."))
+    invite_code = models.CharField(
+        _("invite code"), max_length=16, unique=True, null=True, blank=True
+    )
     # Bumped by every change a waiting page must show (a join, a round, a resignation):
     # a poll compares it and has nothing else to do when it has not moved.
-    version = models.PositiveIntegerField(default=0)
+    version = models.PositiveIntegerField(_("version"), default=0)
     daily = models.DateField(
-        null=True, blank=True, help_text=_("The day of the daily challenge this game is.")
+        _("daily challenge"),
+        null=True,
+        blank=True,
+        help_text=_("The day of the daily challenge this game is."),
     )
     created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", null=True
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="+",
+        null=True,
+        verbose_name=_("created by"),
     )
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
-    started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("updated at"), auto_now=True)
+    started_at = models.DateTimeField(_("started at"), null=True, blank=True)
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
     # Moderation (issue: moderation tools): hidden games never appear on a board.
-    hidden = models.BooleanField(default=False)
-    hidden_reason = models.CharField(max_length=200, blank=True)
+    hidden = models.BooleanField(_("hidden"), default=False)
+    hidden_reason = models.CharField(_("reason for hiding"), max_length=200, blank=True)
     # A player took a hint (the strong bot's turn): the game stays off every board.
     assisted = models.BooleanField(
-        default=False, help_text=_("A hint was used: the game is kept off the boards.")
+        _("assisted"),
+        default=False,
+        help_text=_("A hint was used: the game is kept off the boards."),
     )
 
     class Meta:
+        verbose_name = _("game")
+        verbose_name_plural = _("games")
         ordering = ["-created_at"]
         constraints = [
             models.CheckConstraint(
@@ -175,7 +201,9 @@ class Seat(models.Model):
         RESIGNED = "resigned", _("Resigned")
         TIMED_OUT = "timed_out", _("Timed out")
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    game = models.ForeignKey(
+        Game, on_delete=models.CASCADE, related_name="seats", verbose_name=_("game")
+    )
     # A computer player's seat has no user, only a level: a bot is not an account, so no
     # board, rating, profile, email or moderation tool can ever meet one.
     user = models.ForeignKey(
@@ -184,24 +212,33 @@ class Seat(models.Model):
         related_name="seats",
         null=True,
         blank=True,
+        verbose_name=_("player"),
     )
     bot_level = models.CharField(
-        max_length=10, choices=BotLevel.choices, blank=True, help_text=_("Computer players only.")
+        _("computer level"),
+        max_length=10,
+        choices=BotLevel.choices,
+        blank=True,
+        help_text=_("Computer players only."),
     )
-    position = models.PositiveSmallIntegerField(default=1)
-    joined_at = models.DateTimeField(auto_now_add=True)
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLAYING)
-    rounds_played = models.PositiveSmallIntegerField(default=0)
-    left_at = models.DateTimeField(null=True, blank=True)
+    position = models.PositiveSmallIntegerField(_("position"), default=1)
+    joined_at = models.DateTimeField(_("joined at"), auto_now_add=True)
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.PLAYING
+    )
+    rounds_played = models.PositiveSmallIntegerField(_("rounds played"), default=0)
+    left_at = models.DateTimeField(_("left at"), null=True, blank=True)
     # Multiplayer rating (openskill ordinal) before and after this game; empty if unrated.
-    rating_before = models.FloatField(null=True, blank=True)
-    rating_after = models.FloatField(null=True, blank=True)
-    score = models.PositiveSmallIntegerField(null=True, blank=True)
-    tiebreak = models.JSONField(default=list, blank=True)
-    place = models.PositiveSmallIntegerField(null=True, blank=True)
-    shared_place = models.BooleanField(default=False)
+    rating_before = models.FloatField(_("rating before"), null=True, blank=True)
+    rating_after = models.FloatField(_("rating after"), null=True, blank=True)
+    score = models.PositiveSmallIntegerField(_("score"), null=True, blank=True)
+    tiebreak = models.JSONField(_("tiebreak"), default=list, blank=True)
+    place = models.PositiveSmallIntegerField(_("place"), null=True, blank=True)
+    shared_place = models.BooleanField(_("shared place"), default=False)
 
     class Meta:
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
         ordering = ["game", "position"]
         constraints = [
             models.UniqueConstraint(fields=["game", "user"], name="seat_one_per_user"),
@@ -256,18 +293,28 @@ class Move(models.Model):
         PLACE = "place", _("Placed a worker")
         MOVE = "move", _("Moved a worker")
 
-    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="moves")
-    round = models.PositiveSmallIntegerField()
-    card = models.PositiveSmallIntegerField()
-    card_row = models.SmallIntegerField()
-    card_col = models.SmallIntegerField()
-    rotation = models.PositiveSmallIntegerField()
-    worker = models.CharField(max_length=5, choices=Worker.choices, blank=True, default="")
-    worker_from = models.JSONField(null=True, blank=True, help_text=_("Zone [row, col]."))
-    worker_to = models.JSONField(null=True, blank=True, help_text=_("Zone [row, col]."))
-    created_at = models.DateTimeField(auto_now_add=True)
+    seat = models.ForeignKey(
+        Seat, on_delete=models.CASCADE, related_name="moves", verbose_name=_("seat")
+    )
+    round = models.PositiveSmallIntegerField(_("round"))
+    card = models.PositiveSmallIntegerField(_("card"))
+    card_row = models.SmallIntegerField(_("row"))
+    card_col = models.SmallIntegerField(_("column"))
+    rotation = models.PositiveSmallIntegerField(_("rotation"))
+    worker = models.CharField(
+        _("worker action"), max_length=5, choices=Worker.choices, blank=True, default=""
+    )
+    worker_from = models.JSONField(
+        _("worker from"), null=True, blank=True, help_text=_("Zone [row, col].")
+    )
+    worker_to = models.JSONField(
+        _("worker to"), null=True, blank=True, help_text=_("Zone [row, col].")
+    )
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
+        verbose_name = _("move")
+        verbose_name_plural = _("moves")
         ordering = ["seat", "round"]
         constraints = [
             # The database, not Python, guarantees a round is applied once per seat.
@@ -287,22 +334,31 @@ class Move(models.Model):
 class SoloResult(models.Model):
     """A finished solo game's score and rating from the rulebook's table."""
 
-    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="solo_result")
+    game = models.OneToOneField(
+        Game, on_delete=models.CASCADE, related_name="solo_result", verbose_name=_("game")
+    )
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="solo_results"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="solo_results",
+        verbose_name=_("player"),
     )
-    ruleset = models.CharField(max_length=10, choices=Ruleset.choices)
-    score = models.PositiveSmallIntegerField()
-    rating = models.CharField(max_length=24)
-    finished_at = models.DateTimeField()
-    daily = models.DateField(null=True, blank=True)
+    ruleset = models.CharField(_("ruleset"), max_length=10, choices=Ruleset.choices)
+    score = models.PositiveSmallIntegerField(_("score"))
+    rating = models.CharField(_("band"), max_length=24)
+    finished_at = models.DateTimeField(_("finished at"))
+    daily = models.DateField(_("daily challenge"), null=True, blank=True)
     abandoned = models.BooleanField(
-        default=False, help_text=_("The player gave up; the score is the landscape as it stood.")
+        _("abandoned"),
+        default=False,
+        help_text=_("The player gave up; the score is the landscape as it stood."),
     )
-    hidden = models.BooleanField(default=False)
-    hidden_reason = models.CharField(max_length=200, blank=True)
+    hidden = models.BooleanField(_("hidden"), default=False)
+    hidden_reason = models.CharField(_("reason for hiding"), max_length=200, blank=True)
 
     class Meta:
+        verbose_name = _("solo result")
+        verbose_name_plural = _("solo results")
         ordering = ["-finished_at"]
         indexes = [
             models.Index(fields=["ruleset", "-score", "finished_at"], name="solo_board"),
@@ -329,10 +385,18 @@ class GameAnalysis(models.Model):
         DONE = "done", _("Done")
         FAILED = "failed", _("Failed")
 
-    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="analysis")
-    status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
-    requested_at = models.DateTimeField(auto_now_add=True)
-    completed_at = models.DateTimeField(null=True, blank=True)
+    game = models.OneToOneField(
+        Game, on_delete=models.CASCADE, related_name="analysis", verbose_name=_("game")
+    )
+    status = models.CharField(
+        _("status"), max_length=8, choices=Status.choices, default=Status.PENDING
+    )
+    requested_at = models.DateTimeField(_("requested at"), auto_now_add=True)
+    completed_at = models.DateTimeField(_("completed at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("game analysis")
+        verbose_name_plural = _("game analyses")
 
     def __str__(self) -> str:
         return f"analysis of game #{self.game_id} ({self.status})"
@@ -350,12 +414,18 @@ class SeatAnalysis(models.Model):
     (a ``limes-game/1`` turn). ``accuracy``: see ``games.analysis.accuracy``.
     """
 
-    analysis = models.ForeignKey(GameAnalysis, on_delete=models.CASCADE, related_name="seats")
-    seat = models.OneToOneField(Seat, on_delete=models.CASCADE, related_name="analysis")
-    rounds = models.JSONField(default=list)
-    accuracy = models.FloatField(help_text=_("0 to 100."))
+    analysis = models.ForeignKey(
+        GameAnalysis, on_delete=models.CASCADE, related_name="seats", verbose_name=_("analysis")
+    )
+    seat = models.OneToOneField(
+        Seat, on_delete=models.CASCADE, related_name="analysis", verbose_name=_("seat")
+    )
+    rounds = models.JSONField(_("rounds"), default=list)
+    accuracy = models.FloatField(_("accuracy"), help_text=_("0 to 100."))
 
     class Meta:
+        verbose_name = _("seat analysis")
+        verbose_name_plural = _("seat analyses")
         ordering = ["seat__position"]
 
     def __str__(self) -> str:
@@ -374,15 +444,21 @@ class DailyPar(models.Model):
         DONE = "done", _("Done")
         FAILED = "failed", _("Failed")
 
-    day = models.DateField()
-    ruleset = models.CharField(max_length=10, choices=Ruleset.choices, default=Ruleset.STANDARD)
-    status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
-    bot_score = models.PositiveSmallIntegerField(null=True, blank=True)
-    best_score = models.PositiveSmallIntegerField(null=True, blank=True)
-    requested_at = models.DateTimeField(auto_now_add=True)
-    completed_at = models.DateTimeField(null=True, blank=True)
+    day = models.DateField(_("day"))
+    ruleset = models.CharField(
+        _("ruleset"), max_length=10, choices=Ruleset.choices, default=Ruleset.STANDARD
+    )
+    status = models.CharField(
+        _("status"), max_length=8, choices=Status.choices, default=Status.PENDING
+    )
+    bot_score = models.PositiveSmallIntegerField(_("computer's score"), null=True, blank=True)
+    best_score = models.PositiveSmallIntegerField(_("best score"), null=True, blank=True)
+    requested_at = models.DateTimeField(_("requested at"), auto_now_add=True)
+    completed_at = models.DateTimeField(_("completed at"), null=True, blank=True)
 
     class Meta:
+        verbose_name = _("daily par")
+        verbose_name_plural = _("daily pars")
         constraints = [
             models.UniqueConstraint(fields=["day", "ruleset"], name="daily_par_one_per_day"),
         ]

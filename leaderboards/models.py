@@ -28,24 +28,35 @@ class PlayerResult(models.Model):
     game finishes, so that a profile need not replay a player's whole history.
     """
 
-    seat = models.OneToOneField(Seat, on_delete=models.CASCADE, related_name="result")
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
-    mode = models.CharField(max_length=8, choices=Game.Mode.choices)
-    ruleset = models.CharField(max_length=10, choices=Ruleset.choices)
-    score = models.PositiveSmallIntegerField()
-    place = models.PositiveSmallIntegerField(null=True, blank=True)
-    finished_at = models.DateTimeField()
+    seat = models.OneToOneField(
+        Seat, on_delete=models.CASCADE, related_name="result", verbose_name=_("seat")
+    )
+    game = models.ForeignKey(
+        Game, on_delete=models.CASCADE, related_name="+", verbose_name=_("game")
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="+",
+        verbose_name=_("player"),
+    )
+    mode = models.CharField(_("mode"), max_length=8, choices=Game.Mode.choices)
+    ruleset = models.CharField(_("ruleset"), max_length=10, choices=Ruleset.choices)
+    score = models.PositiveSmallIntegerField(_("score"))
+    place = models.PositiveSmallIntegerField(_("place"), null=True, blank=True)
+    finished_at = models.DateTimeField(_("finished at"))
     # A copy of the game's (and solo result's) moderation flag; player_stats_rebuild syncs it.
-    hidden = models.BooleanField(default=False)
+    hidden = models.BooleanField(_("hidden"), default=False)
     # The seat's rating after a rated game, copied for the profile's rating history.
-    rating_after = models.FloatField(null=True, blank=True)
+    rating_after = models.FloatField(_("rating after"), null=True, blank=True)
     farmer = models.PositiveSmallIntegerField(_("farmers"), default=0)
     fisherman = models.PositiveSmallIntegerField(_("fishermen"), default=0)
     woodcutter = models.PositiveSmallIntegerField(_("woodcutters"), default=0)
     watchman = models.PositiveSmallIntegerField(_("watchmen"), default=0)
 
     class Meta:
+        verbose_name = _("player result")
+        verbose_name_plural = _("player results")
         ordering = ["-finished_at"]
         indexes = [
             models.Index(fields=["user", "mode", "ruleset", "-finished_at"], name="result_history"),
@@ -66,24 +77,31 @@ class PlayerTotals(models.Model):
     Kept so that a profile reads a few rows however many games the player finished.
     """
 
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
-    mode = models.CharField(max_length=8, choices=Game.Mode.choices)
-    ruleset = models.CharField(max_length=10, choices=Ruleset.choices)
-    games = models.PositiveIntegerField(default=0)
-    score_sum = models.PositiveIntegerField(default=0)
-    best = models.PositiveSmallIntegerField(null=True, blank=True)
-    farmer = models.PositiveIntegerField(default=0)
-    fisherman = models.PositiveIntegerField(default=0)
-    woodcutter = models.PositiveIntegerField(default=0)
-    watchman = models.PositiveIntegerField(default=0)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="+",
+        verbose_name=_("player"),
+    )
+    mode = models.CharField(_("mode"), max_length=8, choices=Game.Mode.choices)
+    ruleset = models.CharField(_("ruleset"), max_length=10, choices=Ruleset.choices)
+    games = models.PositiveIntegerField(_("games"), default=0)
+    score_sum = models.PositiveIntegerField(_("sum of scores"), default=0)
+    best = models.PositiveSmallIntegerField(_("best score"), null=True, blank=True)
+    farmer = models.PositiveIntegerField(_("farmers"), default=0)
+    fisherman = models.PositiveIntegerField(_("fishermen"), default=0)
+    woodcutter = models.PositiveIntegerField(_("woodcutters"), default=0)
+    watchman = models.PositiveIntegerField(_("watchmen"), default=0)
     # How many games reached each band of the solo table (solo rows only).
-    room_for_improvement = models.PositiveIntegerField(default=0)
-    satisfactory = models.PositiveIntegerField(default=0)
-    good = models.PositiveIntegerField(default=0)
-    very_good = models.PositiveIntegerField(default=0)
-    excellent = models.PositiveIntegerField(default=0)
+    room_for_improvement = models.PositiveIntegerField(_("room for improvement"), default=0)
+    satisfactory = models.PositiveIntegerField(_("satisfactory"), default=0)
+    good = models.PositiveIntegerField(_("good"), default=0)
+    very_good = models.PositiveIntegerField(_("very good"), default=0)
+    excellent = models.PositiveIntegerField(_("excellent"), default=0)
 
     class Meta:
+        verbose_name = _("player totals")
+        verbose_name_plural = _("player totals")
         constraints = [
             models.UniqueConstraint(fields=["user", "mode", "ruleset"], name="totals_one_per_kind"),
         ]
@@ -100,22 +118,42 @@ def band_field(band: rules.SoloRating) -> str:
 class SoloStanding(models.Model):
     """A player's solo record in one ruleset: best score and the average of recent games."""
 
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
-    ruleset = models.CharField(max_length=10, choices=Ruleset.choices)
-    games = models.PositiveIntegerField(default=0, help_text=_("Visible finished solo games."))
-    best_score = models.PositiveSmallIntegerField(null=True, blank=True)
-    best_game = models.ForeignKey(
-        Game, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="+",
+        verbose_name=_("player"),
     )
-    best_at = models.DateTimeField(null=True, blank=True)
+    ruleset = models.CharField(_("ruleset"), max_length=10, choices=Ruleset.choices)
+    games = models.PositiveIntegerField(
+        _("games"), default=0, help_text=_("Visible finished solo games.")
+    )
+    best_score = models.PositiveSmallIntegerField(_("best score"), null=True, blank=True)
+    best_game = models.ForeignKey(
+        Game,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("best game"),
+    )
+    best_at = models.DateTimeField(_("best score at"), null=True, blank=True)
     recent_average = models.FloatField(
-        null=True, blank=True, help_text=_("Mean of the latest ten games; empty below ten.")
+        _("recent average"),
+        null=True,
+        blank=True,
+        help_text=_("Mean of the latest ten games; empty below ten."),
     )
     recent_at = models.DateTimeField(
-        null=True, blank=True, help_text=_("When the latest of those ten games finished.")
+        _("latest recent game at"),
+        null=True,
+        blank=True,
+        help_text=_("When the latest of those ten games finished."),
     )
 
     class Meta:
+        verbose_name = _("solo standing")
+        verbose_name_plural = _("solo standings")
         constraints = [
             models.UniqueConstraint(fields=["user", "ruleset"], name="standing_one_per_ruleset"),
         ]
@@ -143,14 +181,23 @@ class SoloStanding(models.Model):
 class WeeklyBest(models.Model):
     """A player's best solo score of one week (Monday to Sunday, UTC) in one ruleset."""
 
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
-    ruleset = models.CharField(max_length=10, choices=Ruleset.choices)
-    week = models.DateField(help_text=_("The Monday the week starts on."))
-    score = models.PositiveSmallIntegerField()
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
-    achieved_at = models.DateTimeField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="+",
+        verbose_name=_("player"),
+    )
+    ruleset = models.CharField(_("ruleset"), max_length=10, choices=Ruleset.choices)
+    week = models.DateField(_("week"), help_text=_("The Monday the week starts on."))
+    score = models.PositiveSmallIntegerField(_("score"))
+    game = models.ForeignKey(
+        Game, on_delete=models.CASCADE, related_name="+", verbose_name=_("game")
+    )
+    achieved_at = models.DateTimeField(_("achieved at"))
 
     class Meta:
+        verbose_name = _("weekly best")
+        verbose_name_plural = _("weekly bests")
         constraints = [
             models.UniqueConstraint(
                 fields=["user", "ruleset", "week"], name="weekly_best_one_per_week"
@@ -175,15 +222,22 @@ class PlayerRating(models.Model):
     after each game. Below ``PROVISIONAL_GAMES`` rated games the rating is provisional.
     """
 
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
-    ruleset = models.CharField(max_length=10, choices=Ruleset.choices)
-    mu = models.FloatField()
-    sigma = models.FloatField()
-    ordinal = models.FloatField()
-    games = models.PositiveIntegerField(default=0, help_text=_("Rated games played."))
-    last_game_at = models.DateTimeField(null=True, blank=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="+",
+        verbose_name=_("player"),
+    )
+    ruleset = models.CharField(_("ruleset"), max_length=10, choices=Ruleset.choices)
+    mu = models.FloatField(_("mean skill (μ)"))
+    sigma = models.FloatField(_("uncertainty (σ)"))
+    ordinal = models.FloatField(_("rating"))
+    games = models.PositiveIntegerField(_("games"), default=0, help_text=_("Rated games played."))
+    last_game_at = models.DateTimeField(_("last game at"), null=True, blank=True)
 
     class Meta:
+        verbose_name = _("player rating")
+        verbose_name_plural = _("player ratings")
         constraints = [
             models.UniqueConstraint(fields=["user", "ruleset"], name="rating_one_per_ruleset"),
         ]

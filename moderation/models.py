@@ -212,21 +212,30 @@ class ResultCheck(models.Model):
     """
 
     result = models.OneToOneField(
-        SoloResult, on_delete=models.CASCADE, related_name="moderation_check", primary_key=True
+        SoloResult,
+        on_delete=models.CASCADE,
+        related_name="moderation_check",
+        primary_key=True,
+        verbose_name=_("result"),
     )
     reference_score = models.PositiveSmallIntegerField(
-        help_text=_("What the reference player scores on the same card sequence.")
+        _("reference score"),
+        help_text=_("What the reference player scores on the same card sequence."),
     )
     earlier_results = models.PositiveIntegerField(
-        help_text=_("The player's finished solo results before this one.")
+        _("earlier results"), help_text=_("The player's finished solo results before this one.")
     )
     earlier_median = models.FloatField(
-        null=True, blank=True, help_text=_("The median score of those earlier results.")
+        _("earlier median"),
+        null=True,
+        blank=True,
+        help_text=_("The median score of those earlier results."),
     )
-    checked_at = models.DateTimeField(auto_now_add=True)
+    checked_at = models.DateTimeField(_("checked at"), auto_now_add=True)
 
     class Meta:
         verbose_name = _("result check")
+        verbose_name_plural = _("result checks")
 
     def __str__(self) -> str:
         return f"check of {self.result_id}"
