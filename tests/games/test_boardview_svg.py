@@ -46,6 +46,8 @@ def test_a_card_draws_links_where_the_draft_allows_a_click_and_escapes_them() ->
         '<a class="zone zone--place" href="/games/3/?rot=90&amp;at=0,0&amp;place=0,0" '
         'hx-get="/games/3/?rot=90&amp;at=0,0&amp;place=0,0"' in html
     )
-    assert 'data-zone="0,0" data-role="place" title=""' in html
+    # A link is named by what it does, then by what the zone holds.
+    assert 'data-zone="0,0" data-role="place" aria-label="Place a worker on this field (' in html
+    assert 'title="Place a worker on this field"' in html
     assert '<span class="zone" data-zone="0,1" title="tower"><svg' in html
     assert html.count("<svg") == 2
