@@ -84,11 +84,17 @@ class _Weights:
     grow_water: float = 0.5
     grow_tower: float = 0.2
     reserve: float = 3.0
+    #: ``reserve`` with one round left; it goes linearly to ``reserve`` at 15 rounds left.
+    reserve_end: float = 3.0
+    #: The growth is scaled by the share of open zones filled, to this power.
+    fill_power: float = 1.0
     spare: float = 1.0
     #: The best turns on the evaluation that the next card's expectation then ranks.
     candidates: int = 1
     #: How many of the unseen cards that expectation averages over.
     samples: int = 6
+    #: Only turns within this many points of the best one are ranked again.
+    margin: float = float("inf")
 
 
 _STRONG = _Weights()
@@ -270,7 +276,12 @@ def _strong_choices(
     rounds_left = ROUNDS - len(board.cards) - 1
     if rounds_left <= 0 or weights.candidates <= 1 or not unseen:
         return ranked
-    shortlist = ranked[: weights.candidates]
+    best = ranked[0][0]
+    shortlist = [
+        entry for entry in ranked[: weights.candidates] if entry[0] >= best - weights.margin
+    ]
+    if also is None and len(shortlist) <= 1:
+        return ranked
     if also is not None and all(turn != also for _, turn in shortlist):
         shortlist.append(next(entry for entry in ranked if entry[1] == also))
     pool = sorted(unseen, key=lambda c: c.number)
@@ -311,6 +322,9 @@ def _evaluated(
     result: list[tuple[float, Turn]] = []
     moves: _MoveCache = {}
     rounds_left = outlook.rounds_left
+    reserve = weights.reserve_end + (weights.reserve - weights.reserve_end) * (rounds_left - 1) / (
+        ROUNDS - 2
+    )
     for placement in board.legal_placements(variants):
         after = board._with_card(card, placement)
         worth, region_of = _region_worth(after, outlook, weights)
@@ -339,7 +353,7 @@ def _evaluated(
                 else:
                     total += worth[region_of(action.target)]
             if rounds_left:
-                total += weights.reserve * min(left_supply, rounds_left)
+                total += reserve * min(left_supply, rounds_left)
                 total += weights.spare * extra
             result.append((total, Turn(placement, action)))
     return result
@@ -367,7 +381,7 @@ def _region_worth(
     top, left, height, width = landscape.top, landscape.left, landscape.height, landscape.width
     grid = landscape._terrain
     empty_cells = (hi_r - lo_r + 1) * (hi_c - lo_c + 1) - 4 * len(positions)
-    fill = min(1.0, 4 * rounds_left / max(1, empty_cells))
+    fill = min(1.0, 4 * rounds_left / max(1, empty_cells)) ** weights.fill_power
 
     def is_open(r: int, c: int) -> bool:
         if not (lo_r <= r <= hi_r and lo_c <= c <= hi_c):

@@ -187,3 +187,17 @@ def test_next_card_expectation_ranks_legal_turns(variants: Variants) -> None:
     for _, turn in choices:
         board.play(card, turn, variants)
     assert _strong_choices(board, card, variants, unseen, 5, weights) == choices
+
+
+def test_next_card_expectation_only_reranks_close_turns() -> None:
+    # With a margin of 0 only turns tied with the best are ranked again; none tied, the
+    # one-ply ranking (every legal turn) is the answer.
+    from rules.bot import _strong_choices, _strong_ranked, _Weights
+
+    variants = Variants()
+    board, card, unseen = position(21, variants, 6)
+    weights = _Weights(candidates=3, samples=2, margin=0.0)
+    ranked = _strong_ranked(board, card, variants, unseen, weights)
+    choices = _strong_choices(board, card, variants, unseen, 5, weights)
+    tied = sum(value == ranked[0][0] for value, _ in ranked[:3])
+    assert len(choices) == (len(ranked) if tied == 1 else tied)
