@@ -2,6 +2,7 @@
 
     python benchmarks/bot_strength.py [--games 1000] [--level strong]
         [--variants standard,diagonal,ferryman,both] [--jobs 2] [--seed 0]
+        [--weights candidates=4,samples=8] [--totals PATH]
     python benchmarks/bot_strength.py --protocol [--games 20] [--level strong] ...
 
 Game ``i`` deals its 16 cards with ``random.Random(seed + i)``, as
@@ -9,7 +10,11 @@ Game ``i`` deals its 16 cards with ``random.Random(seed + i)``, as
 For each variant the level and the reference player play the same deals; the report gives
 the mean with its standard error, the share of each band of the solo table and the
 milliseconds per move (wall clock around ``bot_turn``, median and p95; with ``--jobs 2``
-the jobs share the machine's cores, so the figures include that contention).
+the jobs share the machine's cores, so the figures include that contention) and the CPU
+milliseconds per move (``time.process_time``, median and p95), which other load on the
+machine does not inflate. ``--weights`` overrides fields of the strong level's ``_Weights``
+for the run (to compare settings on the same deals); ``--totals`` writes every deal's
+totals as JSON, for paired comparisons between runs.
 
 ``--protocol`` plays the deals through ``python -m rules bot`` instead, one subprocess per
 variant, and times each line from written to answer read (FORMATS.md section 4); every
@@ -19,6 +24,7 @@ game's answers are replayed and scored, so an illegal answer would stop the run.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import random
 import statistics
@@ -50,25 +56,29 @@ VARIANTS = {
 }
 
 
-def play_deal(level: str, variants: Variants, seed: int) -> tuple[int, int, list[float]]:
+Result = tuple[int, int, list[float], list[float]]
+
+
+def play_deal(level: str, variants: Variants, seed: int) -> Result:
     """The level's and the reference player's totals on deal ``seed``, and the level's
-    seconds per move."""
+    seconds per move, wall clock and CPU."""
     deck = load_deck()
     numbers = deck.deal(random.Random(seed))
     board, reference = Board(), Board()
-    seconds = []
+    seconds, cpu = [], []
     for k, number in enumerate(numbers):
         card = deck.card(number)
         unseen = [c for c in deck if c.number not in numbers[: k + 1]]
-        started = time.perf_counter()
+        started, started_cpu = time.perf_counter(), time.process_time()
         turn = bot_turn(board, card, unseen=unseen, variants=variants, level=level, seed=seed)
         seconds.append(time.perf_counter() - started)
+        cpu.append(time.process_time() - started_cpu)
         board = board.play(card, turn, variants)  # raises on an illegal turn
         reference = reference.play(card, reference_turn(reference, card, variants), variants)
-    return board.landscape.score().total, reference.landscape.score().total, seconds
+    return board.landscape.score().total, reference.landscape.score().total, seconds, cpu
 
 
-def _play(args: tuple[str, str, int]) -> tuple[int, int, list[float]]:
+def _play(args: tuple[str, str, int]) -> Result:
     level, variant, seed = args
     return play_deal(level, VARIANTS[variant], seed)
 
@@ -83,25 +93,50 @@ def bands(totals: list[int]) -> str:
     return " ".join(f"{share:6.1%}" for share in shares)
 
 
-def summary(name: str, totals: list[int], seconds: list[float] | None) -> str:
+def summary(
+    name: str, totals: list[int], seconds: list[float] | None, cpu: list[float] | None = None
+) -> str:
     mean = statistics.fmean(totals)
     se = statistics.stdev(totals) / len(totals) ** 0.5 if len(totals) > 1 else 0.0
     timing = ""
     if seconds:
         timing = f"  {percentile(seconds, 50) * 1e3:7.1f} {percentile(seconds, 95) * 1e3:7.1f}"
+    if cpu:
+        timing += f"  cpu {percentile(cpu, 50) * 1e3:7.1f} {percentile(cpu, 95) * 1e3:7.1f}"
     return f"| {name:<20} | {mean:6.2f} | {se:4.2f} | {bands(totals)} |{timing}"
 
 
 def header() -> str:
     names = " ".join(f"{r.lowest:>5}+" for r in SoloRating)
     return (
-        f"| {'variant / player':<20} |   mean |   SE | bands {names} | ms/move median p95\n"
+        f"| {'variant / player':<20} |   mean |   SE | bands {names} "
+        "| ms/move median p95, cpu median p95\n"
         f"|{'-' * 22}|--------|------|{'-' * 50}|"
     )
 
 
+def set_weights(spec: str) -> str:
+    """Override fields of the strong level's weights (``name=value,...``); the workers fork
+    after this, so they play with them. Returns the weights in effect."""
+    import rules.bot
+
+    weights = rules.bot._STRONG
+    if spec:
+        changes: dict[str, float | int] = {}
+        for item in spec.split(","):
+            name, value = item.split("=")
+            kind = type(getattr(weights, name.strip()))
+            changes[name.strip()] = kind(value)
+        weights = dataclasses.replace(weights, **changes)  # type: ignore[arg-type]
+        rules.bot._STRONG = weights
+    return repr(weights)
+
+
 def strength(args: argparse.Namespace) -> None:
     print(f"level {args.level}, {args.games} deals from seed {args.seed}, jobs {args.jobs}")
+    if args.level == "strong":
+        print(set_weights(args.weights))
+    everything: dict[str, list[list[int]]] = {}
     print(header())
     for variant in args.variants.split(","):
         started = time.perf_counter()
@@ -111,13 +146,17 @@ def strength(args: argparse.Namespace) -> None:
         totals = [r[0] for r in results]
         reference = [r[1] for r in results]
         seconds = [s for r in results for s in r[2]]
-        print(summary(f"{variant}: {args.level}", totals, seconds))
+        cpu = [s for r in results for s in r[3]]
+        everything[variant] = [totals, reference]
+        print(summary(f"{variant}: {args.level}", totals, seconds, cpu))
         print(summary(f"{variant}: reference", reference, None))
         better = sum(t > r for t, r in zip(totals, reference, strict=True)) / len(totals)
         print(
             f"|   {variant}: {args.level} beats reference on {better:.0%} of deals; "
             f"{time.perf_counter() - started:.0f} s"
         )
+    if args.totals:
+        Path(args.totals).write_text(json.dumps(everything))
 
 
 def protocol(args: argparse.Namespace) -> None:
@@ -173,6 +212,8 @@ def main() -> None:
     parser.add_argument("--variants", default="standard,diagonal,ferryman,both")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--weights", default="", help="strong weights, name=value,...")
+    parser.add_argument("--totals", default="", help="write every deal's totals as JSON")
     parser.add_argument("--protocol", action="store_true", help="time lines through the CLI")
     args = parser.parse_args()
     if args.protocol:

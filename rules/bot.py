@@ -7,7 +7,9 @@ Levels (``BOT_LEVELS``):
   For beginners. Deterministic per seed (the noise is drawn from the seed and position).
 - ``reference``: ``rules.reference_turn``, the one-ply greedy player that calibrates the deck.
 - ``strong``: one-ply search over every legal turn on an evaluation that estimates the
-  *final* score rather than the score as the landscape stands.
+  *final* score rather than the score as the landscape stands; the four best turns are then
+  ranked again by the expected evaluation after the best reply to each of six sampled next
+  cards (a two-ply expectimax).
 
 Nothing here knows the order of the cards to come: a level sees the board, this round's card
 and which cards of the deck are still unseen. ``hindsight_best`` is the exception on purpose:
@@ -29,13 +31,25 @@ the reference player; the first guess at the weights gave 40.6 on 400 deals; tun
 weight at a time on 400 deals found that the watchman's sight lines were badly overvalued
 (0.4 a zone: 40.6; 0.6: 37.0; 0.2: 43.2). An expectation over a sample of next cards for
 the four best turns (``candidates``/``samples``, a two-ply expectimax) added 1.1 points on
-100 deals (41.4 against 40.3) at 14 times the time a move, so it is off by default.
+100 deals (41.4 against 40.3) at 14 times the time a move; it was first left off.
 
 With the weights below, 1,000 standard deals (seeds 0-999): strong 43.43 (SE 0.09; 71.8%
 very good, 4.2% excellent), reference 37.41 on the same deals; strong beats the reference
 player on 92% of deals. 300 deals each: diagonal 43.45, ferryman 43.38, both 43.50 (the
 reference 37.6-37.7). The issue's goal, 45, is not reached. A move takes 6 ms median, 13 ms
 p95 on an idle core (the bound is 250 ms). Full output in ``benchmarks/README.md``.
+
+Tried on the same 300 deals (``bot_strength.py --weights``, paired difference against the
+default, 43.35): reserve 2.5 (-0.33 +/- 0.16) or 3.5 (+0.04 +/- 0.14); a reserve depending
+on the rounds left, ``reserve_end`` 2.0 (-0.38 +/- 0.11) or 4.0 (-0.04 +/- 0.13); growth
+scaled by the filled share to a power, ``fill_power`` 0.7 (+0.04 +/- 0.14) or 1.4
+(-0.48 +/- 0.13). None helps, so the defaults keep the evaluation as it was. The two-ply
+with 2 turns and 4 next cards: +0.32 +/- 0.27 on 100 deals at 8 times the CPU (58 ms a
+move); with 4 turns and 6 cards it costs 25 times the CPU of one-ply (183 ms median, 271
+p95 a move, CPU time) and on the same 300 deals scores 44.70 (SE 0.15; +1.35 +/- 0.15
+paired): adopted as the default (``candidates`` 4, ``samples`` 6). Its move takes 147 ms
+median, 239 ms p95 of CPU time (219 ms median wall clock with the machine's load average
+at 4-7). The figures above the two-ply paragraph are one-ply.
 """
 
 from __future__ import annotations
@@ -84,11 +98,17 @@ class _Weights:
     grow_water: float = 0.5
     grow_tower: float = 0.2
     reserve: float = 3.0
+    #: ``reserve`` with one round left; it goes linearly to ``reserve`` at 15 rounds left.
+    reserve_end: float = 3.0
+    #: The growth is scaled by the share of open zones filled, to this power.
+    fill_power: float = 1.0
     spare: float = 1.0
     #: The best turns on the evaluation that the next card's expectation then ranks.
-    candidates: int = 1
+    candidates: int = 4
     #: How many of the unseen cards that expectation averages over.
     samples: int = 6
+    #: Only turns within this many points of the best one are ranked again.
+    margin: float = float("inf")
 
 
 _STRONG = _Weights()
@@ -270,7 +290,12 @@ def _strong_choices(
     rounds_left = ROUNDS - len(board.cards) - 1
     if rounds_left <= 0 or weights.candidates <= 1 or not unseen:
         return ranked
-    shortlist = ranked[: weights.candidates]
+    best = ranked[0][0]
+    shortlist = [
+        entry for entry in ranked[: weights.candidates] if entry[0] >= best - weights.margin
+    ]
+    if also is None and len(shortlist) <= 1:
+        return ranked
     if also is not None and all(turn != also for _, turn in shortlist):
         shortlist.append(next(entry for entry in ranked if entry[1] == also))
     pool = sorted(unseen, key=lambda c: c.number)
@@ -311,6 +336,9 @@ def _evaluated(
     result: list[tuple[float, Turn]] = []
     moves: _MoveCache = {}
     rounds_left = outlook.rounds_left
+    reserve = weights.reserve_end + (weights.reserve - weights.reserve_end) * (rounds_left - 1) / (
+        ROUNDS - 2
+    )
     for placement in board.legal_placements(variants):
         after = board._with_card(card, placement)
         worth, region_of = _region_worth(after, outlook, weights)
@@ -339,7 +367,7 @@ def _evaluated(
                 else:
                     total += worth[region_of(action.target)]
             if rounds_left:
-                total += weights.reserve * min(left_supply, rounds_left)
+                total += reserve * min(left_supply, rounds_left)
                 total += weights.spare * extra
             result.append((total, Turn(placement, action)))
     return result
@@ -367,7 +395,7 @@ def _region_worth(
     top, left, height, width = landscape.top, landscape.left, landscape.height, landscape.width
     grid = landscape._terrain
     empty_cells = (hi_r - lo_r + 1) * (hi_c - lo_c + 1) - 4 * len(positions)
-    fill = min(1.0, 4 * rounds_left / max(1, empty_cells))
+    fill = min(1.0, 4 * rounds_left / max(1, empty_cells)) ** weights.fill_power
 
     def is_open(r: int, c: int) -> bool:
         if not (lo_r <= r <= hi_r and lo_c <= c <= hi_c):
