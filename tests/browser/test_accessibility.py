@@ -44,7 +44,7 @@ def place_first_card(page: Any) -> None:
     """Put the card on a slot, so the page shows the worker choices as well."""
     page.locator("[data-slot]").first.click()
     page.locator(".card--draft").wait_for()
-    page.wait_for_function("!document.querySelector('.htmx-request')")
+    page.wait_for_function("() => !document.querySelector('.htmx-request')")
 
 
 def a_game_in_progress(player: User, play: Callable[[Game, int], Game]) -> Game:

@@ -47,7 +47,7 @@ def sign_in(page: Any, base: str, username: str) -> None:
 
 
 def settle(page: Any) -> None:
-    page.wait_for_function("!document.querySelector('.htmx-request')")
+    page.wait_for_function("() => !document.querySelector('.htmx-request')")
 
 
 def in_viewport(page: Any, selector: str) -> bool:
@@ -160,14 +160,20 @@ def test_the_end_of_a_game_play_again_and_the_replay_keys(
     # The keys work once the page's deferred script has run: wait for the load event.
     page.wait_for_load_state()
     expect(page.locator("[data-testid=replay-round]")).to_contain_text("After round 1 of 16")
-    page.keyboard.press("ArrowRight")
-    expect(page.locator("[data-testid=replay-round]")).to_contain_text("After round 2 of 16")
-    page.keyboard.press("End")
-    expect(page.locator("[data-testid=replay-round]")).to_contain_text("After round 16 of 16")
-    page.keyboard.press("ArrowLeft")
-    expect(page.locator("[data-testid=replay-round]")).to_contain_text("After round 15 of 16")
-    page.keyboard.press("Home")
-    expect(page.locator("[data-testid=replay-round]")).to_contain_text("After round 1 of 16")
+    # Each key once the swap before it has settled: htmx wires the new links as it settles.
+    for key, shown in (
+        ("ArrowRight", "After round 2 of 16"),
+        ("End", "After round 16 of 16"),
+        ("ArrowLeft", "After round 15 of 16"),
+        ("Home", "After round 1 of 16"),
+    ):
+        page.evaluate(
+            "() => { window.settled = false; document.addEventListener("
+            "'htmx:afterSettle', () => { window.settled = true; }, { once: true }); }"
+        )
+        page.keyboard.press(key)
+        page.wait_for_function("() => window.settled")
+        expect(page.locator("[data-testid=replay-round]")).to_contain_text(shown)
     page.screenshot(path=str(artifacts / f"replay-{size}.png"))
 
     page.goto(f"{base}/games/{game.pk}/")
