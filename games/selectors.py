@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -78,6 +79,23 @@ def rules_game(
         if left.get(move.seat_id) == move.round:
             state.retire(by_seat[move.seat_id])
     return state
+
+
+def games_with_seats() -> QuerySet[Game]:
+    """Games with their seats and the seats' players loaded (one query each)."""
+    return Game.objects.prefetch_related(
+        Prefetch("seats", queryset=Seat.objects.select_related("user"))
+    )
+
+
+def game_by_invite_code(code: str) -> Game | None:
+    """The game an invitation code opens, in any letter case."""
+    return Game.objects.filter(invite_code=code.upper()).first()
+
+
+def game_version(pk: int) -> tuple[int, datetime.datetime | None] | None:
+    """The game's version and round deadline (what a poll compares), or None: one query."""
+    return Game.objects.filter(pk=pk).values_list("version", "deadline").first()
 
 
 def seat_of(seats: Iterable[Seat], user: User | AnonymousUser) -> Seat | None:

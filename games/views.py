@@ -5,7 +5,6 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.db.models import Prefetch, QuerySet
 from django.http import (
     Http404,
     HttpResponse,
@@ -61,17 +60,11 @@ def game_new(request: AuthenticatedHttpRequest) -> HttpResponse:
     return redirect("games:detail", pk=game.pk)
 
 
-def _with_seats() -> QuerySet[Game]:
-    return Game.objects.prefetch_related(
-        Prefetch("seats", queryset=Seat.objects.select_related("user"))
-    )
-
-
 def _load(request: HtmxHttpRequest, pk: int) -> tuple[Game, rules.Game, Seat | None]:
-    game = get_object_or_404(_with_seats(), pk=pk)
+    game = get_object_or_404(selectors.games_with_seats(), pk=pk)
     # Deadlines are enforced whenever a game is looked at, not only by the scheduler.
     if services.deadlines_enforce(game=game):
-        game = get_object_or_404(_with_seats(), pk=pk)
+        game = get_object_or_404(selectors.games_with_seats(), pk=pk)
     seat = selectors.seat_for(game, request.user)
     if not selectors.can_watch(game, request.user, seat):
         raise Http404(_("No such game."))
@@ -155,7 +148,7 @@ def _rejected(
 
 def game_replay(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Step through a finished game's rounds; ``?round=N`` shows the board after round N."""
-    game = get_object_or_404(_with_seats(), pk=pk)
+    game = get_object_or_404(selectors.games_with_seats(), pk=pk)
     if not game.is_finished:
         raise Http404(_("A game can be replayed once it is over."))
     if not selectors.can_watch(game, request.user, selectors.seat_for(game, request.user)):
@@ -300,7 +293,7 @@ def join_by_code(request: AuthenticatedHttpRequest, code: str | None = None) -> 
             messages.error(request, _("Enter the invitation code you were given."))
             return redirect("games:lobby")
         return redirect("games:join", code=form.cleaned_data["code"])
-    game = Game.objects.filter(invite_code=code.upper()).first()
+    game = selectors.game_by_invite_code(code)
     if game is None:
         messages.error(request, _("No game has the invitation code %s.") % code)
         return redirect("games:lobby")
@@ -310,7 +303,7 @@ def join_by_code(request: AuthenticatedHttpRequest, code: str | None = None) -> 
         except (services.ActionRefused, PermissionDenied) as error:
             messages.error(request, _message(error))
         return redirect("games:detail", pk=game.pk)
-    game = get_object_or_404(_with_seats(), pk=game.pk)
+    game = get_object_or_404(selectors.games_with_seats(), pk=game.pk)
     return render(request, "games/invitation.html", {"game": game, "code": code.upper()})
 
 
@@ -331,7 +324,7 @@ def game_poll(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         version = int(request.GET.get("v", ""))
     except ValueError:
         return HttpResponseBadRequest(_("The version could not be read."))
-    row = Game.objects.filter(pk=pk).values_list("version", "deadline").first()
+    row = selectors.game_version(pk)
     if row is None:
         raise Http404(_("No such game."))
     current, deadline = row
