@@ -102,6 +102,18 @@ def revealed_cards(game: Game) -> list[int]:
     return []
 
 
+def games_with_seats() -> QuerySet[Game]:
+    """Games with their seats and the seats' players loaded (one query each)."""
+    return Game.objects.prefetch_related(
+        Prefetch("seats", queryset=Seat.objects.select_related("user"))
+    )
+
+
+def game_by_invite_code(code: str) -> Game | None:
+    """The game an invitation code opens, in any letter case."""
+    return Game.objects.filter(invite_code=code.upper()).first()
+
+
 def seat_of(seats: Iterable[Seat], user: User | AnonymousUser) -> Seat | None:
     """The user's seat among ``seats``, if any."""
     if not user.is_authenticated:

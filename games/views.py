@@ -10,7 +10,6 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
-from django.db.models import Prefetch, QuerySet
 from django.http import (
     Http404,
     HttpResponse,
@@ -86,17 +85,11 @@ def game_new(request: AuthenticatedHttpRequest) -> HttpResponse:
     return redirect("games:detail", pk=game.pk)
 
 
-def _with_seats() -> QuerySet[Game]:
-    return Game.objects.prefetch_related(
-        Prefetch("seats", queryset=Seat.objects.select_related("user"))
-    )
-
-
 def _load(request: HtmxHttpRequest, pk: int) -> tuple[Game, rules.Game, Seat | None]:
-    game = get_object_or_404(_with_seats(), pk=pk)
+    game = get_object_or_404(selectors.games_with_seats(), pk=pk)
     # Deadlines are enforced whenever a game is looked at, not only by the scheduler.
     if services.deadlines_enforce(game=game):
-        game = get_object_or_404(_with_seats(), pk=pk)
+        game = get_object_or_404(selectors.games_with_seats(), pk=pk)
     seat = selectors.seat_for(game, request.user)
     if not selectors.can_watch(game, request.user, seat):
         raise Http404(_("No such game."))
@@ -271,7 +264,7 @@ def _rejected(
 
 def game_replay(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Step through a finished game's rounds; ``?round=N`` shows the board after round N."""
-    game = get_object_or_404(_with_seats(), pk=pk)
+    game = get_object_or_404(selectors.games_with_seats(), pk=pk)
     if not game.is_finished:
         raise Http404(_("A game can be replayed once it is over."))
     if not selectors.can_watch(game, request.user, selectors.seat_for(game, request.user)):
@@ -427,7 +420,7 @@ def game_hint(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
 
 def game_analysis(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """The post-game analysis fragment; while it is being computed, it polls for itself."""
-    game = get_object_or_404(_with_seats(), pk=pk)
+    game = get_object_or_404(selectors.games_with_seats(), pk=pk)
     if not selectors.can_watch(game, request.user, selectors.seat_for(game, request.user)):
         raise Http404(_("No such game."))
     if not game.is_finished:
@@ -506,7 +499,7 @@ def join_by_code(request: AuthenticatedHttpRequest, code: str | None = None) -> 
     # otherwise guessing could go on, with only the hits answered.
     if throttle.code_guesses_blocked(request):
         return render(request, "429.html", status=429)
-    game = Game.objects.filter(invite_code=code.upper()).first()
+    game = selectors.game_by_invite_code(code)
     if game is None:
         throttle.code_miss_record(request)
         messages.error(request, _("No game has the invitation code %s.") % code)
@@ -517,7 +510,7 @@ def join_by_code(request: AuthenticatedHttpRequest, code: str | None = None) -> 
         except (services.ActionRefused, PermissionDenied) as error:
             messages.error(request, _message(error))
         return redirect("games:detail", pk=game.pk)
-    game = get_object_or_404(_with_seats(), pk=game.pk)
+    game = get_object_or_404(selectors.games_with_seats(), pk=game.pk)
     return render(request, "games/invitation.html", {"game": game, "code": code.upper()})
 
 
