@@ -20,7 +20,8 @@ import rules
 from accounts.models import User
 from games import selectors, services
 from games.models import Game
-from tests.factories import PASSWORD, UserFactory
+from tests.browser.pages import sign_in
+from tests.factories import UserFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -36,14 +37,6 @@ def sized(request: pytest.FixtureRequest, browser: Any, live_server: Any) -> Ite
     page.set_default_timeout(15_000)
     yield page, request.param
     context.close()
-
-
-def sign_in(page: Any, base: str, username: str) -> None:
-    page.goto(f"{base}/accounts/login/")
-    page.fill("input[name=login]", username)
-    page.fill("input[name=password]", PASSWORD)
-    page.locator("main form button[type=submit]").click()
-    page.wait_for_url(f"{base}/")
 
 
 def settle(page: Any) -> None:

@@ -10,17 +10,10 @@ from playwright.sync_api import expect
 
 from games import selectors
 from games.models import Game
-from tests.factories import PASSWORD, UserFactory
+from tests.browser.pages import sign_in
+from tests.factories import UserFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-def sign_in(page: Any, base: str, username: str) -> None:
-    page.goto(f"{base}/accounts/login/")
-    page.fill("input[name=login]", username)
-    page.fill("input[name=password]", PASSWORD)
-    page.locator("main form button[type=submit]").click()
-    page.wait_for_url(f"{base}/")
 
 
 def settle(page: Any) -> None:
