@@ -140,11 +140,16 @@ def stopwatch(into: list[float]) -> Iterator[None]:
 def run(games: int, repeat: int) -> None:
     # Imported only now: settings read DATABASE_URL when Django sets up.
     from django.db import connection
-    from django.test import Client
+    from django.test import Client, override_settings
     from django.test.utils import CaptureQueriesContext
 
     from accounts.models import User
     from games import selectors, services
+
+    # The test settings run background tasks inside the request (ImmediateBackend): a
+    # final commit would then include the game's whole analysis. Queue them in the
+    # database, as production does; nothing runs them here.
+    override_settings(TASKS={"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}).enable()
 
     user = User.objects.create_user(username="bench", password=None)
     client = Client(HTTP_HOST="localhost")

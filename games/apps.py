@@ -12,5 +12,7 @@ class GamesConfig(AppConfig):
     def ready(self) -> None:
         from accounts.signals import user_deleting
         from games.services import user_leave_games_on_delete
+        from games.showcase import showcase_forget_on_delete
 
         user_deleting.connect(user_leave_games_on_delete, dispatch_uid="games-user-deleting")
+        user_deleting.connect(showcase_forget_on_delete, dispatch_uid="games-showcase-deleting")

@@ -30,11 +30,12 @@ from django_htmx.http import HttpResponseClientRedirect, HttpResponseClientRefre
 import rules
 from accounts.http import AuthenticatedHttpRequest, HtmxHttpRequest
 from games import analysis, export, selectors, services, throttle
-from games.boardview import Draft, card_zones, game_page, landscape_view, replay_page
+from games.boardview import Draft, card_zones, game_page, replay_page
 from games.decorators import poll
 from games.forms import AddBotForm, JoinByCodeForm, NewGameForm, NewMultiGameForm
 from games.models import Game, Seat
 from games.pollstate import poll_state
+from games.showcase import showcase
 
 
 def home(request: HtmxHttpRequest) -> HttpResponse:
@@ -45,18 +46,8 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
         context["running"] = [g for g in games if g.is_active or g.is_open]
         context["finished"] = [g for g in games if g.is_finished][:10]
     else:
-        context["showcase"] = _showcase()
+        context["showcase"] = showcase()
     return render(request, "games/home.html", context)
-
-
-def _showcase() -> dict[str, object] | None:
-    """A real finished landscape, drawn by the board's own templates, and its replay."""
-    game = selectors.showcase_game()
-    if game is None:
-        return None
-    state = selectors.rules_game(game)
-    (board,) = state.boards.values()
-    return {"game": game, "board": landscape_view(board), "score": board.landscape.score()}
 
 
 def rules_page(request: HtmxHttpRequest) -> HttpResponse:

@@ -21,6 +21,7 @@ import leaderboards.services
 from accounts.adapter import AccountAdapter
 from accounts.models import Notification, User
 from games.models import Game, SoloResult
+from games.showcase import showcase_forget
 from moderation.models import REASON_MAX_LENGTH, AuditEntry, Ban, Report, ResultCheck
 from moderation.selectors import (
     can_moderate,
@@ -498,4 +499,7 @@ def _audit(
     )
     entry.full_clean()
     entry.save()
+    # Whatever a moderator did (a ban, a hidden game, a new name) may concern the player
+    # whose landscape the front page shows.
+    transaction.on_commit(showcase_forget)
     return entry

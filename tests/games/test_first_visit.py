@@ -21,7 +21,14 @@ from accounts.models import Notification, User
 from games import services
 from games.models import Game, Seat
 from moderation import services as moderation
-from tests.factories import PASSWORD, UserFactory, play_turn, reference_turn_of, started_game
+from tests.factories import (
+    PASSWORD,
+    UserFactory,
+    moderators_group,
+    play_turn,
+    reference_turn_of,
+    started_game,
+)
 from tests.pages import turn_fields
 
 pytestmark = pytest.mark.django_db
@@ -262,6 +269,42 @@ def test_the_front_page_shows_a_real_landscape_and_its_replay(
     page = client.get(reverse("games:home")).content.decode()
     assert 'data-testid="showcase"' in page and page.count('class="card ') == 16
     assert f'href="{reverse("games:replay", kwargs={"pk": game.pk})}"' in page
+
+
+def test_the_front_page_draws_its_landscape_once_for_every_visitor(
+    client: Client,
+    user: User,
+    play_rounds: Callable[[Game, int], Game],
+    django_assert_num_queries: Callable[..., Any],
+) -> None:
+    play_rounds(services.game_create_solo(user=user, seed=4), 16)
+    first = client.get(reverse("games:home")).content.decode()
+    # The next visitor, in another process of the site, reads the figure from the cache.
+    with django_assert_num_queries(0):
+        again = Client().get(reverse("games:home")).content.decode()
+    assert again.count('class="card ') == 16
+    assert _showcase_html(again) == _showcase_html(first)
+
+
+def test_a_hidden_game_leaves_the_front_page_at_once(
+    client: Client,
+    user: User,
+    play_rounds: Callable[[Game, int], Game],
+    django_capture_on_commit_callbacks: Callable[..., Any],
+) -> None:
+    game = play_rounds(services.game_create_solo(user=user, seed=4), 16)
+    assert 'data-testid="showcase"' in client.get(reverse("games:home")).content.decode()
+    moderator = UserFactory(is_staff=True)
+    moderator.groups.add(moderators_group())
+    with django_capture_on_commit_callbacks(execute=True):
+        moderation.game_hide(moderator=moderator, game=game, reason="Bot play")
+    page = client.get(reverse("games:home")).content.decode()
+    assert 'data-testid="showcase"' not in page
+    assert reverse("games:replay", kwargs={"pk": game.pk}) not in page
+
+
+def _showcase_html(page: str) -> str:
+    return page[page.index('data-testid="showcase"') : page.index("</figure>")]
 
 
 def test_the_admin_has_one_accounts_section(client: Client) -> None:
