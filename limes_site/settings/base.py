@@ -142,6 +142,12 @@ else:
         },
     }
 
+# With Redis shared by every app server, a session is read from it and written through to
+# the database, which keeps it if Redis is lost: one query less on every signed-in request.
+# (Not with a per-process cache: another process would read a stale copy.)
+if REDIS_URL:
+    SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+
 # Content-Security-Policy, for every environment: scripts and styles from this site only
 # (an inline script needs the request's nonce), no plugins, no framing, forms post here.
 # Style attributes stay allowed (the board's grid size, SVG defs, the admin's), style

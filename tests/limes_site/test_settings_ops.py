@@ -34,6 +34,19 @@ def test_a_cache_prefix_keeps_sites_apart_in_one_redis() -> None:
     assert result.stdout.strip() == "cluster-a"
 
 
+def test_sessions_are_read_from_redis_only_when_every_server_shares_it() -> None:
+    show = "from django.conf import settings\nprint(settings.SESSION_ENGINE)"
+    shared = run_django(show, **PROD_ENV, REDIS_URL="redis://127.0.0.1:6379/0")
+    alone = run_django(show, **{**PROD_ENV, "DJANGO_SETTINGS_MODULE": "limes_site.settings.dev"})
+
+    assert shared.returncode == 0, shared.stderr
+    assert alone.returncode == 0, alone.stderr
+    # Written through to the database, so losing Redis signs nobody out.
+    assert shared.stdout.strip() == "django.contrib.sessions.backends.cached_db"
+    # A per-process cache would hand another process a stale session: database only.
+    assert alone.stdout.strip() == "django.contrib.sessions.backends.db"
+
+
 def test_the_cluster_runs_production_settings_over_plain_http() -> None:
     result = run_django(
         "from django.conf import settings\n"
