@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
 import rules
@@ -75,10 +76,11 @@ class Mistake:
 
     @property
     def text(self) -> str:
-        return _("Round %(round)d: %(advice)s would have been worth +%(loss).1f") % {
+        return _("Round %(round)d: %(advice)s would have been worth +%(loss)s") % {
             "round": self.round,
             "advice": self.advice,
-            "loss": self.loss,
+            # 4.0 in English, 4,0 in Czech, German and French.
+            "loss": number_format(self.loss, 1),
         }
 
 

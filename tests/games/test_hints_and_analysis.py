@@ -162,6 +162,8 @@ def test_the_costliest_rounds_are_named_in_the_analysis_and_the_replay(
     SeatAnalysis.objects.create(analysis=analysis, seat=seat, rounds=rounds, accuracy=71.2)
     page = client_logged_in.get(detail(game)).content.decode()
     assert "Round 3: keeping the worker would have been worth +4.0" in page
+    german = client_logged_in.get(detail(game), HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert "Runde 3: den Arbeiter im Vorrat zu behalten hätte +4,0 gebracht" in german
     assert page.index("Round 3:") < page.index("Round 4:") < page.index("Round 2:")
     assert "Round 5: keeping" not in page and "Round 1: keeping" not in page
     assert page.count("loss-bar--costly") == 3
