@@ -359,7 +359,7 @@ def position_words(row: int, rows: int, column: int, columns: int) -> str:
 # process, so a process-local cache is as good as a shared one and costs no round trip.
 
 
-@lru_cache(maxsize=512)
+@lru_cache(maxsize=2048)  # up to 21 x 21 (row, rows, column, columns) a language
 def _position_words(language: str | None, row: int, rows: int, column: int, columns: int) -> str:
     if rows == 1:
         vertical = _("the only row")

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
+import pytest
 from django.template import Context, Template
 from django.utils import translation
 
@@ -15,6 +17,13 @@ CARD = Card(
     5, (Zone.from_token("G*"), Zone.from_token("W"), Zone.from_token("F"), Zone.from_token("T"))
 )
 WITH_A_FARMER = Board().play(CARD, Turn(Placement((0, 0)), PlaceWorker((0, 0))))
+
+
+@pytest.fixture(autouse=True)
+def english() -> Iterator[None]:
+    # Whatever language an earlier test's request left active in this thread.
+    with translation.override("en"):
+        yield
 
 
 def zones(html: str) -> list[tuple[str, str]]:
