@@ -14,10 +14,10 @@ from functools import lru_cache
 from urllib.parse import urlencode
 
 from django.http import QueryDict
-from django.utils.html import escape
+from django.utils.html import conditional_escape, escape
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language, gettext_lazy, ngettext
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
 
 import rules
 from games import analysis
@@ -150,9 +150,9 @@ class ZoneView:
     @property
     def action(self) -> str:
         """What following this zone's link does, as a screen reader names the control."""
-        terrain = TERRAIN_NAMES[rules.Terrain(self.terrain)]
-        template = ZONE_ACTIONS.get(self.role)
-        return str(template) % {"terrain": terrain} if template else self.label
+        if self.role not in ZONE_ACTIONS:
+            return self.label
+        return _zone_action(get_language(), self.role, self.terrain)
 
     @property
     def svg(self) -> SafeString:
@@ -190,26 +190,56 @@ class CellView:
 
     def zones_html(self, base_url: str) -> SafeString:
         """The card's zones as HTML: a link where the draft allows a click, else a span."""
-        # Up to 64 zones a board: string building here costs a fraction of a template loop.
-        parts = []
-        for zone in self.zones:
-            point = f"{zone.point[0]},{zone.point[1]}"
-            label = escape(zone.label)
-            if zone.link is not None:
-                href = escape(f"{base_url}?{zone.link}")
-                role = escape(zone.role)
-                action = escape(zone.action)
-                parts.append(
-                    f'<a class="zone zone--{role}" href="{href}" hx-get="{href}"\n'
-                    f'   data-zone="{point}" data-role="{role}" aria-label="{action} ({label})"'
-                    f' title="{action}">{zone.svg}</a>'
-                )
-            else:
-                parts.append(
-                    f'<span class="zone" data-zone="{point}" title="{label}">{zone.svg}</span>'
-                )
-        # Safe: labels, roles and links are escaped above; the SVG is built safe.
-        return mark_safe("\n".join(parts))
+        # Safe: every part is built escaped by _zone_html.
+        return mark_safe("\n".join(_zone_html(zone, base_url) for zone in self.zones))
+
+    def html(self, base_url: str) -> str:
+        """The grid cell: a card with its zones, a + slot to put the card on, or a gap.
+
+        Escaped HTML (the same as the board drew through templates): up to 16 cells and
+        64 zones a landscape, so string building here instead of template includes.
+        """
+        if self.kind == "void":
+            return '<div class="void" role="gridcell"></div>'
+        where = escape(self.position)
+        if self.kind == "slot":
+            href = escape(f"{base_url}?{self.link}")
+            # Keys 1-9 pick the slots in reading order (static/js/board.js).
+            key = 0 < self.number < 10
+            shortcut = f' aria-keyshortcuts="{self.number}"' if key else ""
+            badge = f'<kbd class="slot-key" aria-hidden="true">{self.number}</kbd>' if key else ""
+            # Translated text is trusted as template text is; only the variable is escaped.
+            label = _("Place the card here: %(where)s") % {"where": where}
+            return (
+                f'<div class="slot-cell" role="gridcell"><a class="slot" href="{href}" '
+                f'hx-get="{href}" data-slot="{self.card_at[0]},{self.card_at[1]}"{shortcut} '
+                f'aria-label="{label}"><span aria-hidden="true">+</span>{badge}</a></div>'
+            )
+        if self.kind == "draft":
+            css, text = "card card--draft", _("The new card, %(where)s:") % {"where": where}
+        else:
+            css, text = "card ", _("Card, %(where)s:") % {"where": where}
+        # Text, not aria-label: a label would replace the zones a screen reader reads.
+        return (
+            f'<div class="{css}" role="gridcell" data-card-at="{self.card_at[0]},'
+            f'{self.card_at[1]}">\n<span class="visually-hidden">{text}</span>\n'
+            f"{self.zones_html(base_url)}\n</div>"
+        )
+
+
+def _zone_html(zone: ZoneView, base_url: str) -> str:
+    point = f"{zone.point[0]},{zone.point[1]}"
+    label = escape(zone.label)
+    if zone.link is None:
+        return f'<span class="zone" data-zone="{point}" title="{label}">{zone.svg}</span>'
+    href = escape(f"{base_url}?{zone.link}")
+    role = escape(zone.role)
+    action = escape(zone.action)
+    return (
+        f'<a class="zone zone--{role}" href="{href}" hx-get="{href}"\n'
+        f'   data-zone="{point}" data-role="{role}" aria-label="{action} ({label})"'
+        f' title="{action}">{zone.svg}</a>'
+    )
 
 
 @dataclass
@@ -229,6 +259,77 @@ class BoardView:
     score: rules.Score
     columns: int
     workers: list[WorkerRow] = field(default_factory=list)
+
+    def html(self, *, base_url: str = "", owner: str = "") -> SafeString:
+        """The landscape as an ARIA grid: a row per row of cards, a cell per card or slot.
+
+        ``owner`` names whose landscape it is; links lead to ``base_url`` with the draft's
+        query string (their hx-target, hx-swap and hx-push-url come from the board around).
+        """
+        if owner:
+            # As {% blocktranslate %}: the translation is trusted, the name is escaped.
+            name = _("Landscape of %(owner)s") % {"owner": conditional_escape(owner)}
+        else:
+            name = escape(_("Landscape"))
+        parts = [
+            f'<div class="landscape" style="--columns: {self.columns}" role="grid" '
+            f'aria-label="{name}">'
+        ]
+        for row in self.rows:
+            parts.append('<div class="landscape-row" role="row">')
+            parts.extend(cell.html(base_url) for cell in row)
+            parts.append("</div>")
+        parts.append("</div>")
+        # Safe: names and links are escaped above and in CellView.html.
+        return mark_safe("\n".join(parts))
+
+    def score_html(self) -> SafeString:
+        """The score broken down per worker, as a table whose rows light up their region.
+
+        Rows carry the region's zones (``data-region``) for static/js/board.js.
+        """
+        words = _score_words(get_language())
+        total = self.score.total
+        rows = []
+        for worker in self.workers:
+            css, note = ("", "") if worker.counted else ("not-counted", words.not_counted)
+            rows.append(
+                f'<tr class="{css}" tabindex="0" data-region="{escape(worker.region)}" '
+                f'data-worker-zone="{worker.zone[0]},{worker.zone[1]}" data-testid="worker-row">\n'
+                f"<td>{escape(worker.description)}</td>\n<td>{worker.points}{note}</td>\n</tr>"
+            )
+        body = "\n".join(rows) or words.empty
+        # As {% blocktranslate %}: the translation is trusted, the number needs no escaping.
+        caption = _("Score: %(total)s") % {"total": total}
+        # Safe: worker descriptions and regions are escaped, the rest is our own text.
+        return mark_safe(
+            f'<table class="score-table" data-score-table>\n<caption>{caption}</caption>\n'
+            f"{words.head}\n<tbody>\n{body}\n</tbody>\n<tfoot><tr>"
+            f'<th scope="row">{words.total}</th><td data-testid="score-total">{total}</td>'
+            "</tr></tfoot>\n</table>"
+        )
+
+
+@dataclass(frozen=True)
+class _ScoreWords:
+    head: str
+    total: str
+    not_counted: str
+    empty: str
+
+
+@lru_cache(maxsize=16)
+def _score_words(language: str | None) -> _ScoreWords:
+    # The table's fixed words, escaped once per language.
+    return _ScoreWords(
+        head=(
+            f'<thead><tr><th scope="col">{escape(_("Worker"))}</th>'
+            f'<th scope="col">{escape(_("Points"))}</th></tr></thead>'
+        ),
+        total=escape(_("Total")),
+        not_counted=f" <small>({escape(_('another worker scores this region'))})</small>",
+        empty=f'<tr><td colspan="2">{escape(_("No workers yet."))}</td></tr>',
+    )
 
 
 TERRAIN_NAMES = {
@@ -250,6 +351,16 @@ ZONE_ACTIONS = {
 
 def position_words(row: int, rows: int, column: int, columns: int) -> str:
     """Where a cell is in a grid of ``rows`` by ``columns``, in words (1-based)."""
+    return _position_words(get_language(), row, rows, column, columns)
+
+
+# The caches below hold translated words, keyed by the language they are in (the active
+# one when they are drawn): pure functions of small immutable values, the same in every
+# process, so a process-local cache is as good as a shared one and costs no round trip.
+
+
+@lru_cache(maxsize=2048)  # up to 21 x 21 (row, rows, column, columns) a language
+def _position_words(language: str | None, row: int, rows: int, column: int, columns: int) -> str:
     if rows == 1:
         vertical = _("the only row")
     elif row == 1:
@@ -289,12 +400,15 @@ def landscape_view(
     for point in landscape.workers:
         counts[point] = counts.get(point, 0) + 1
     zone_links = zone_links or {}
+    language = get_language()  # once: each call reads a context-local variable
     rows = []
     slot_number = 0
     for row_number, r in enumerate(rows_range, start=1):
         row = []
         for column_number, c in enumerate(cols_range, start=1):
-            position = position_words(row_number, len(rows_range), column_number, len(cols_range))
+            position = _position_words(
+                language, row_number, len(rows_range), column_number, len(cols_range)
+            )
             if (r, c) in taken:
                 zones = []
                 for dr, dc in ZONE_ORDER:
@@ -310,7 +424,7 @@ def landscape_view(
                             counts.get(point, 0),
                             link,
                             role,
-                            _zone_label(zone, counts.get(point, 0)),
+                            _zone_label_in(language, zone.terrain, zone.hut, counts.get(point, 0)),
                         )
                     )
                 kind = "draft" if (r, c) == draft_at else "card"
@@ -328,6 +442,11 @@ def landscape_view(
     score = landscape.score()
     workers = [_worker_row(landscape, worker) for worker in score.workers]
     return BoardView(rows, score, len(cols_range), workers)
+
+
+@lru_cache(maxsize=128)
+def _zone_action(language: str | None, role: str, terrain: str) -> str:
+    return str(ZONE_ACTIONS[role]) % {"terrain": TERRAIN_NAMES[rules.Terrain(terrain)]}
 
 
 def _worker_row(landscape: rules.Landscape, worker: rules.WorkerScore) -> WorkerRow:
@@ -355,8 +474,13 @@ def _worker_row(landscape: rules.Landscape, worker: rules.WorkerScore) -> Worker
 
 
 def _zone_label(zone: rules.Zone, workers: int) -> str:
-    label = str(TERRAIN_NAMES[zone.terrain])
-    if zone.hut:
+    return _zone_label_in(get_language(), zone.terrain, zone.hut, workers)
+
+
+@lru_cache(maxsize=512)
+def _zone_label_in(language: str | None, terrain: rules.Terrain, hut: bool, workers: int) -> str:
+    label = str(TERRAIN_NAMES[terrain])
+    if hut:
         label += ", " + _("hut")
     if workers:
         label += ", " + ngettext("%d worker", "%d workers", workers) % workers
@@ -368,7 +492,7 @@ class RoundView:
     """Everything the board partial needs for the round in play."""
 
     board: BoardView
-    card_zones: list[ZoneView]
+    hand: SafeString  # the round's card as drawn in the hand (card_html)
     draft: Draft
     error: str | None
     can_commit: bool
@@ -408,7 +532,7 @@ def round_view(
     if draft.card_at is not None and draft.card_at not in slots:
         error = _("The card cannot go there.")
         draft = Draft(draft.rotation, round=draft.round)
-    hand = card_zones(card, draft.rotation)
+    hand = card_html(card, draft.rotation)
     if draft.card_at is None:
         view = landscape_view(board, slots=slots, draft=draft)
         return RoundView(
@@ -453,6 +577,18 @@ def card_zones(card: rules.Card, rotation: int = 0) -> list[ZoneView]:
         ZoneView(offset, zone.terrain.value, zone.hut, label=_zone_label(zone, 0))
         for offset, zone in zip(ZONE_ORDER, zones, strict=True)
     ]
+
+
+def card_html(card: rules.Card, rotation: int = 0) -> SafeString:
+    """A card's four zones turned by ``rotation``, drawn as the hand shows them."""
+    return _card_html(get_language(), card, rotation)
+
+
+@lru_cache(maxsize=512)
+def _card_html(language: str | None, card: rules.Card, rotation: int) -> SafeString:
+    # Safe: zone pictures are built safe (_zone_svg). 24 cards, 4 turns, a few languages.
+    zones = card_zones(card, rotation)
+    return mark_safe("".join(f'<span class="zone">{zone.svg}</span>' for zone in zones))
 
 
 def _reading_order(zones: tuple[rules.Zone, ...]) -> list[rules.Zone]:

@@ -15,6 +15,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db import connection
 from django.test import Client
+from django.utils import translation
 
 from accounts.models import User
 from games import services
@@ -45,6 +46,14 @@ def _clear_cache() -> Iterator[None]:
     cache.clear()
     yield
     cache.clear()
+
+
+@pytest.fixture(autouse=True)
+def _site_language() -> Iterator[None]:
+    # A request leaves its language active in the thread: a French page must not make the
+    # next test read French.
+    yield
+    translation.activate(settings.LANGUAGE_CODE)
 
 
 @pytest.fixture

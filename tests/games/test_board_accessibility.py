@@ -8,6 +8,7 @@ from collections.abc import Callable
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import translation
 
 from games import selectors
 from games.boardview import position_words
@@ -28,10 +29,12 @@ def total_of(game: Game) -> int:
 
 
 def test_positions_are_said_in_words_from_the_top_left() -> None:
-    assert position_words(1, 3, 1, 4) == "top row, far left"
-    assert position_words(2, 3, 4, 4) == "row 2 from the top, far right"
-    assert position_words(3, 3, 2, 4) == "bottom row, column 2 from the left"
-    assert position_words(1, 1, 1, 1) == "the only row, the only column"
+    # In English whatever language an earlier test's request left active in this thread.
+    with translation.override("en"):
+        assert position_words(1, 3, 1, 4) == "top row, far left"
+        assert position_words(2, 3, 4, 4) == "row 2 from the top, far right"
+        assert position_words(3, 3, 2, 4) == "bottom row, column 2 from the left"
+        assert position_words(1, 1, 1, 1) == "the only row, the only column"
 
 
 @pytest.mark.django_db

@@ -2,7 +2,19 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
+import pytest
+from django.utils import translation
+
 from games.boardview import CellView, ZoneView
+
+
+@pytest.fixture(autouse=True)
+def english() -> Iterator[None]:
+    # Whatever language an earlier test's request left active in this thread.
+    with translation.override("en"):
+        yield
 
 
 def test_a_zone_with_a_hut_and_two_workers() -> None:
