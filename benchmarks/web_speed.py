@@ -344,7 +344,22 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=16, help="timed games (default 16)")
     parser.add_argument("--repeat", type=int, default=5, help="GETs per page per round")
     args = parser.parse_args()
-    in_throwaway_database(lambda: run(args.games, args.repeat))
+    in_throwaway_database(lambda: queued_tasks(lambda: run(args.games, args.repeat)))
+
+
+def queued_tasks(body: Callable[[], None]) -> None:
+    """Run ``body`` with background tasks queued and left, as the site's worker would take them.
+
+    The test settings run tasks at once, inside the request that queues them: the last
+    round's commit would then include the finished game's analysis (seconds of search),
+    which no player waits for on the site.
+    """
+    from django.test import override_settings
+
+    with override_settings(
+        TASKS={"default": {"BACKEND": "django_tasks.backends.dummy.DummyBackend"}}
+    ):
+        body()
 
 
 def in_throwaway_database(body: Callable[[], None]) -> None:

@@ -214,23 +214,25 @@ def game_play(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         turn = draft.turn()
     except ValueError as error:
         return _rejected(request, game, str(error), 400)
-    # The total before the commit, so the answer can say how many points it brought.
-    before = None
-    if request.htmx and game.is_active:
-        before = _total(selectors.rules_game(game), selectors.seat_for(game, request.user))
     try:
-        services.move_submit(game=game, user=request.user, round_number=round_number, turn=turn)
+        commit = services.move_commit(
+            game=game, user=request.user, round_number=round_number, turn=turn
+        )
     except services.ActionRefused as error:
         return _rejected(request, game, error.messages[0], error.status)
     except PermissionDenied:
         return _rejected(request, game, _("You do not play in this game."), 403)
     url = reverse("games:detail", kwargs={"pk": pk})
     if request.htmx:
-        game, state, seat = _load(request, pk)
-        after = _total(state, seat)
+        # Drawn from what the commit read and worked out under its lock: no second load,
+        # no replay. The player's own seat: the page is theirs to see.
+        game = selectors.with_seats(commit.game, commit.seats)
+        state, seat = commit.state, commit.seat
         committed = None
-        if before is not None and after is not None:
-            committed = {"gained": after - before, "total": after}
+        if commit.before is not None:
+            after = _total(state, seat)
+            assert after is not None
+            committed = {"gained": after - commit.before.landscape.score().total, "total": after}
         # The answer also refreshes the table: this player now shows as having played.
         response = _render_game(
             request,
