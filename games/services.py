@@ -491,19 +491,18 @@ def move_submit(*, game: Game, user: User, round_number: int, turn: rules.Turn) 
     of time, or a move that breaks a rule. A repeat of a round already committed with the
     same move (double click, second tab) is accepted and changes nothing.
     """
-    return move_commit(game=game, user=user, round_number=round_number, turn=turn).game
+    return move_commit(game_id=game.pk, user=user, round_number=round_number, turn=turn).game
 
 
-def move_commit(*, game: Game, user: User, round_number: int, turn: rules.Turn) -> Commit:
-    """``move_submit``, answering with the whole ``Commit`` for the page that follows."""
-    # A deadline that has passed is enforced first, in its own transaction, so that the
-    # time-out stands even though this commit is then refused.
-    deadlines_enforce(game=game)
+def move_commit(*, game_id: int, user: User, round_number: int, turn: rules.Turn) -> Commit:
+    """``move_submit`` by the game's id, answering with the whole ``Commit`` for the page
+    that follows; raises ``Game.DoesNotExist`` for no such game."""
     return _submit(
-        game_id=game.pk,
+        game_id=game_id,
         pick_seat=lambda seats: seat_of(seats, user),
         round_number=round_number,
         turn=turn,
+        enforce_deadline=True,
     )
 
 
@@ -528,16 +527,19 @@ def _submit(
     round_number: int,
     turn: rules.Turn,
     repeat_ok: bool = True,
+    enforce_deadline: bool = False,
 ) -> Commit:
     try:
+        if enforce_deadline:
+            with transaction.atomic():
+                game, seats = _locked(game_id)
+                # A deadline that has passed is enforced first, and committed alone, so
+                # that the time-out stands even though the move is then refused.
+                if not _time_out(game, seats, timezone.now()):
+                    return _move_submit(game, seats, pick_seat, round_number, turn, repeat_ok)
         with transaction.atomic():
-            return _move_submit(
-                game_id=game_id,
-                pick_seat=pick_seat,
-                round_number=round_number,
-                turn=turn,
-                repeat_ok=repeat_ok,
-            )
+            game, seats = _locked(game_id)
+            return _move_submit(game, seats, pick_seat, round_number, turn, repeat_ok)
     except IntegrityError:
         # The row lock already serialises commits; the unique constraint is the last word
         # should two requests for one round ever get past it.
@@ -552,14 +554,14 @@ def _played_turn(seat: Seat, round_number: int) -> rules.Turn:
 
 
 def _move_submit(
-    *,
-    game_id: int,
+    game: Game,
+    seats: list[Seat],
     pick_seat: Callable[[list[Seat]], Seat | None],
     round_number: int,
     turn: rules.Turn,
     repeat_ok: bool,
 ) -> Commit:
-    game, seats = _locked(game_id)
+    # The game and its seats as read under the game's lock.
     seat = pick_seat(seats)
     if seat is None:
         raise PermissionDenied(_("You do not play in this game."))
@@ -731,15 +733,20 @@ def deadlines_enforce(*, game: Game, now: datetime.datetime | None = None) -> bo
         return False
     with transaction.atomic():
         game, seats = _locked(game.pk)
-        if not game.is_active or game.deadline is None or game.deadline > now:
-            return False
-        state = rules_game(game, seats)
-        waiting = set(state.waiting_for())
-        late = [s for s in seats if s.status == Seat.Status.PLAYING and player_key(s) in waiting]
-        if not late:
-            return False
-        _retire(game, seats, late, Seat.Status.TIMED_OUT, now)
-        return True
+        return _time_out(game, seats, now)
+
+
+def _time_out(game: Game, seats: list[Seat], now: datetime.datetime) -> bool:
+    # Under the game's lock: the players a passed deadline leaves late leave the game.
+    if not game.is_active or game.deadline is None or game.deadline > now:
+        return False
+    state = rules_game(game, seats)
+    waiting = set(state.waiting_for())
+    late = [s for s in seats if s.status == Seat.Status.PLAYING and player_key(s) in waiting]
+    if not late:
+        return False
+    _retire(game, seats, late, Seat.Status.TIMED_OUT, now)
+    return True
 
 
 def expire_deadlines(*, now: datetime.datetime | None = None) -> int:

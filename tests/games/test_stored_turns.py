@@ -204,14 +204,14 @@ def test_a_round_commits_in_five_queries_and_the_last_round_in_thirteen(
     assert game.is_finished
 
 
-def test_the_htmx_commit_answers_with_the_next_board_in_eight_queries(
+def test_the_htmx_commit_answers_with_the_next_board_in_seven_queries(
     client: Client, user: User, play_rounds: Any
 ) -> None:
     finished_games(user, 1)
     game = play_rounds(services.game_create_solo(user=user, seed=3), 14)
     assert client.login(username=user.username, password=PASSWORD)
     url = reverse("games:play", kwargs={"pk": game.pk})
-    for round_number, budget in ((15, 8), (16, 18)):
+    for round_number, budget in ((15, 7), (16, 17)):
         _round, turn = reference_turn_of(game, user)
         row, col = turn.placement.card_at
         data = {"round": str(round_number), "at": f"{row},{col}"}
@@ -231,3 +231,12 @@ def test_the_htmx_commit_answers_with_the_next_board_in_eight_queries(
         # The answer is drawn from the commit's own state: the points it brought.
         assert response.context["committed"] == {"gained": after - before, "total": after}
     assert game.is_finished
+
+
+def test_a_commit_to_a_game_that_does_not_exist_is_not_found(
+    client_logged_in: Client, solo_game: Game
+) -> None:
+    url = reverse("games:play", kwargs={"pk": solo_game.pk + 1000})
+    for data in ({"round": "1", "at": "0,0", "rot": "0"}, {"round": "x"}):
+        response = client_logged_in.post(url, data, HTTP_HX_REQUEST="true")
+        assert response.status_code == 404
