@@ -61,22 +61,29 @@ def unseen_cards(state: rules.Game) -> list[rules.Card]:
 
 
 def rules_game(
-    game: Game, seats: list[Seat] | None = None, moves: list[Move] | None = None
+    game: Game,
+    seats: list[Seat] | None = None,
+    moves: list[Move] | None = None,
+    *,
+    before_round: int | None = None,
 ) -> rules.Game:
     """The game as the rules package sees it; ``seats`` and ``moves`` save their queries.
 
     Without ``moves``, it is rebuilt from the seats' stored turns (``Seat.turns``), with
     no query and no rule checked; a seat whose copy is missing or out of step with its
     rounds makes it read and replay the moves instead. Given ``moves`` (some rounds
-    only, say), it replays those.
+    only, say), it replays those. ``before_round``: the game as it stood once the rounds
+    before that one were played (as replaying ``game_moves(game, before_round=…)``).
     """
     if seats is None:
         seats = list(game.seats.select_related("user"))
     if moves is None:
-        state = _from_stored_turns(game, seats)
+        state = _from_stored_turns(game, seats, before_round)
         if state is not None:
             return state
-        moves = game_moves(game)
+        moves = game_moves(game, before_round=before_round)
+    elif before_round is not None:
+        moves = [move for move in moves if move.round < before_round]
     by_seat = {seat.pk: player_key(seat) for seat in seats}
     state = rules.Game(
         [by_seat[s.pk] for s in seats],
@@ -109,18 +116,24 @@ def stored_turns(seat: Seat) -> list[rules.Turn] | None:
     return [rules.turn_from_json(turn) for turn in stored]
 
 
-def _from_stored_turns(game: Game, seats: list[Seat]) -> rules.Game | None:
+def _from_stored_turns(
+    game: Game, seats: list[Seat], before_round: int | None
+) -> rules.Game | None:
+    rounds = rules.ROUNDS if before_round is None else max(0, before_round - 1)
     turns = {}
     for seat in seats:
         own = stored_turns(seat)
         if own is None:
             return None
-        turns[player_key(seat)] = own
+        turns[player_key(seat)] = own[:rounds]
+    # A player who left did so after their last round: in the game as it stood after
+    # ``rounds``, only if that last round is among them.
+    left = [s for s in seats if s.status != Seat.Status.PLAYING and s.rounds_played <= rounds]
     return rules.Game.from_turns(
         [player_key(seat) for seat in seats],
         game.cards,
         turns,
-        retired=[player_key(s) for s in seats if s.status != Seat.Status.PLAYING],
+        retired=[player_key(seat) for seat in left],
         variants=_variants(game),
         deck=deck(),
     )

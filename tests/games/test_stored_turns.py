@@ -44,7 +44,15 @@ def assert_stored_is_replay(game: Game) -> None:
         assert seat.turns == [rules.turn_to_json(selectors.move_to_turn(m)) for m in own]
         assert selectors.stored_turns(seat) is not None
     stored = selectors.rules_game(game, seats)
-    replayed = selectors.rules_game(game, seats, moves)
+    assert_same_game(stored, selectors.rules_game(game, seats, moves))
+    # The landscapes as of the rounds before one: what the table of a game in play shows.
+    for before_round in {1, max(1, game.round - 3), game.round}:
+        earlier = selectors.rules_game(game, seats, before_round=before_round)
+        earlier_moves = selectors.game_moves(game, before_round=before_round)
+        assert_same_game(earlier, selectors.rules_game(game, seats, earlier_moves))
+
+
+def assert_same_game(stored: rules.Game, replayed: rules.Game) -> None:
     assert stored.boards == replayed.boards
     assert stored.turns == replayed.turns
     assert stored.retired == replayed.retired
