@@ -218,10 +218,19 @@ class Report:
 
 
 def report(game: Game) -> Report:
-    """The stored analysis of ``game`` (never computed here); two queries."""
-    stored = GameAnalysis.objects.filter(game=game).first()
+    """The stored analysis of ``game`` (never computed here); two queries at most.
+
+    None for the analysis a commit has just queued on ``game`` (the game's own copy), nor
+    for its players' rounds until it is done.
+    """
+    if Game.analysis.is_cached(game):
+        stored = getattr(game, "analysis", None)
+    else:
+        stored = GameAnalysis.objects.filter(game=game).first()
     if stored is None:
         return Report("", [])
+    if stored.status != GameAnalysis.Status.DONE:
+        return Report(stored.status, [])  # its rounds are written when it is done
     seats = []
     for seat_analysis in stored.seats.select_related("seat__user"):
         if not seat_analysis.rounds:

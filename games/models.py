@@ -227,6 +227,11 @@ class Seat(models.Model):
         _("status"), max_length=10, choices=Status.choices, default=Status.PLAYING
     )
     rounds_played = models.PositiveSmallIntegerField(_("rounds played"), default=0)
+    # The seat's rounds as ``limes-game/1`` turns, written with each Move in its
+    # transaction: pages rebuild the game from these without reading or replaying the
+    # moves (``selectors.rules_game``). The moves stay the record; a copy whose length is
+    # not ``rounds_played`` (missing, or written by other means) is ignored and replaced.
+    turns = models.JSONField(_("turns"), null=True, blank=True, default=list, editable=False)
     left_at = models.DateTimeField(_("left at"), null=True, blank=True)
     # Multiplayer rating (openskill ordinal) before and after this game; empty if unrated.
     rating_before = models.FloatField(_("rating before"), null=True, blank=True)

@@ -61,18 +61,34 @@ def unseen_cards(state: rules.Game) -> list[rules.Card]:
 
 
 def rules_game(
-    game: Game, seats: list[Seat] | None = None, moves: list[Move] | None = None
+    game: Game,
+    seats: list[Seat] | None = None,
+    moves: list[Move] | None = None,
+    *,
+    before_round: int | None = None,
 ) -> rules.Game:
-    """Rebuild the game from its stored rounds; ``seats`` and ``moves`` save their queries."""
+    """The game as the rules package sees it; ``seats`` and ``moves`` save their queries.
+
+    Without ``moves``, it is rebuilt from the seats' stored turns (``Seat.turns``), with
+    no query and no rule checked; a seat whose copy is missing or out of step with its
+    rounds makes it read and replay the moves instead. Given ``moves`` (some rounds
+    only, say), it replays those. ``before_round``: the game as it stood once the rounds
+    before that one were played (as replaying ``game_moves(game, before_round=…)``).
+    """
     if seats is None:
         seats = list(game.seats.select_related("user"))
     if moves is None:
-        moves = game_moves(game)
+        state = _from_stored_turns(game, seats, before_round)
+        if state is not None:
+            return state
+        moves = game_moves(game, before_round=before_round)
+    elif before_round is not None:
+        moves = [move for move in moves if move.round < before_round]
     by_seat = {seat.pk: player_key(seat) for seat in seats}
     state = rules.Game(
         [by_seat[s.pk] for s in seats],
         game.cards,
-        variants=rules.Variants(diagonal=game.diagonal, ferryman=game.ferryman),
+        variants=_variants(game),
         deck=deck(),
     )
     # A player who left (resigned, timed out) leaves the rebuilt game right after their
@@ -86,6 +102,41 @@ def rules_game(
         if left.get(move.seat_id) == move.round:
             state.retire(by_seat[move.seat_id])
     return state
+
+
+def _variants(game: Game) -> rules.Variants:
+    return rules.Variants(diagonal=game.diagonal, ferryman=game.ferryman)
+
+
+def stored_turns(seat: Seat) -> list[rules.Turn] | None:
+    """The seat's rounds from its stored copy, or ``None`` if the copy cannot be trusted."""
+    stored = seat.turns
+    if not isinstance(stored, list) or len(stored) != seat.rounds_played:
+        return None
+    return [rules.turn_from_json(turn) for turn in stored]
+
+
+def _from_stored_turns(
+    game: Game, seats: list[Seat], before_round: int | None
+) -> rules.Game | None:
+    rounds = rules.ROUNDS if before_round is None else max(0, before_round - 1)
+    turns = {}
+    for seat in seats:
+        own = stored_turns(seat)
+        if own is None:
+            return None
+        turns[player_key(seat)] = own[:rounds]
+    # A player who left did so after their last round: in the game as it stood after
+    # ``rounds``, only if that last round is among them.
+    left = [s for s in seats if s.status != Seat.Status.PLAYING and s.rounds_played <= rounds]
+    return rules.Game.from_turns(
+        [player_key(seat) for seat in seats],
+        game.cards,
+        turns,
+        retired=[player_key(seat) for seat in left],
+        variants=_variants(game),
+        deck=deck(),
+    )
 
 
 def revealed_cards(game: Game) -> list[int]:
@@ -107,6 +158,20 @@ def games_with_seats() -> QuerySet[Game]:
     return Game.objects.prefetch_related(
         Prefetch("seats", queryset=Seat.objects.select_related("user"))
     )
+
+
+def with_seats(game: Game, seats: list[Seat]) -> Game:
+    """``game`` with ``seats`` (users loaded) as its seats, as ``games_with_seats`` loads it.
+
+    For a game a service has just read under its lock: ``game.seats.all()`` then costs
+    no query.
+    """
+    # Filled as prefetch_related fills it: Django has no public way to hand it rows.
+    loaded = game.seats.all()
+    loaded._result_cache = list(seats)
+    loaded._prefetch_done = True  # type: ignore[attr-defined]
+    game._prefetched_objects_cache = {"seats": loaded}  # type: ignore[attr-defined]
+    return game
 
 
 def game_by_invite_code(code: str) -> Game | None:
@@ -269,7 +334,13 @@ def solo_standing(game: Game, user: User) -> SoloStandingView | None:
     The rank counts the players whose best shown result beats this score, as the
     all-time board orders them: hidden results and hidden players do not count.
     """
-    result = SoloResult.objects.filter(game=game, user=user).first()
+    if Game.solo_result.is_cached(game):
+        # The game's own copy: the commit that finished the game has just written it.
+        result = getattr(game, "solo_result", None)
+        if result is not None and result.user_id != user.pk:
+            result = None
+    else:
+        result = SoloResult.objects.filter(game=game, user=user).first()
     if result is None:
         return None
     shown = SoloResult.objects.filter(ruleset=result.ruleset, hidden=False, game__hidden=False)

@@ -6,6 +6,7 @@ import datetime
 import random
 import secrets
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -41,6 +42,7 @@ from games.selectors import (
     player_key,
     rules_game,
     seat_of,
+    stored_turns,
     unseen_cards,
 )
 from games.signals import game_finished
@@ -464,6 +466,23 @@ def _round_email(game: Game, url: str, language: str) -> tuple[str, str]:
     return subject, body
 
 
+@dataclass(frozen=True)
+class Commit:
+    """A round committed (or found committed already), with what the commit worked out.
+
+    ``game`` and ``seats`` as written under the lock, ``state`` the rules game after the
+    round, ``seat`` the committing seat, and ``before`` its board before the round
+    (``None`` if the game was not in play: a repeat after the end). A page drawn from
+    these needs neither the rows again nor a replay of the moves.
+    """
+
+    game: Game
+    seats: list[Seat]
+    seat: Seat
+    state: rules.Game
+    before: rules.Board | None
+
+
 def move_submit(*, game: Game, user: User, round_number: int, turn: rules.Turn) -> Game:
     """Commit ``user``'s round ``round_number``: all of it, exactly once, or nothing.
 
@@ -472,14 +491,18 @@ def move_submit(*, game: Game, user: User, round_number: int, turn: rules.Turn) 
     of time, or a move that breaks a rule. A repeat of a round already committed with the
     same move (double click, second tab) is accepted and changes nothing.
     """
-    # A deadline that has passed is enforced first, in its own transaction, so that the
-    # time-out stands even though this commit is then refused.
-    deadlines_enforce(game=game)
+    return move_commit(game_id=game.pk, user=user, round_number=round_number, turn=turn).game
+
+
+def move_commit(*, game_id: int, user: User, round_number: int, turn: rules.Turn) -> Commit:
+    """``move_submit`` by the game's id, answering with the whole ``Commit`` for the page
+    that follows; raises ``Game.DoesNotExist`` for no such game."""
     return _submit(
-        game_id=game.pk,
+        game_id=game_id,
         pick_seat=lambda seats: seat_of(seats, user),
         round_number=round_number,
         turn=turn,
+        enforce_deadline=True,
     )
 
 
@@ -494,7 +517,7 @@ def bot_move_submit(*, game: Game, seat: Seat, round_number: int, turn: rules.Tu
         turn=turn,
         # A second task for the round is no double click: it is told the round is played.
         repeat_ok=False,
-    )
+    ).game
 
 
 def _submit(
@@ -504,39 +527,49 @@ def _submit(
     round_number: int,
     turn: rules.Turn,
     repeat_ok: bool = True,
-) -> Game:
+    enforce_deadline: bool = False,
+) -> Commit:
     try:
+        if enforce_deadline:
+            with transaction.atomic():
+                game, seats = _locked(game_id)
+                # A deadline that has passed is enforced first, and committed alone, so
+                # that the time-out stands even though the move is then refused.
+                if not _time_out(game, seats, timezone.now()):
+                    return _move_submit(game, seats, pick_seat, round_number, turn, repeat_ok)
         with transaction.atomic():
-            return _move_submit(
-                game_id=game_id,
-                pick_seat=pick_seat,
-                round_number=round_number,
-                turn=turn,
-                repeat_ok=repeat_ok,
-            )
+            game, seats = _locked(game_id)
+            return _move_submit(game, seats, pick_seat, round_number, turn, repeat_ok)
     except IntegrityError:
         # The row lock already serialises commits; the unique constraint is the last word
         # should two requests for one round ever get past it.
         raise MoveRejected(_("This round has already been played."), status=409) from None
 
 
+def _played_turn(seat: Seat, round_number: int) -> rules.Turn:
+    stored = stored_turns(seat)
+    if stored is not None:
+        return stored[round_number - 1]
+    return move_to_turn(Move.objects.get(seat=seat, round=round_number))
+
+
 def _move_submit(
-    *,
-    game_id: int,
+    game: Game,
+    seats: list[Seat],
     pick_seat: Callable[[list[Seat]], Seat | None],
     round_number: int,
     turn: rules.Turn,
     repeat_ok: bool,
-) -> Game:
-    game, seats = _locked(game_id)
+) -> Commit:
+    # The game and its seats as read under the game's lock.
     seat = pick_seat(seats)
     if seat is None:
         raise PermissionDenied(_("You do not play in this game."))
-    moves = game_moves(game)
-    existing = next((m for m in moves if m.seat_id == seat.pk and m.round == round_number), None)
-    if existing is not None:
-        if repeat_ok and move_to_turn(existing) == turn:
-            return game
+    if 1 <= round_number <= seat.rounds_played:
+        if repeat_ok and _played_turn(seat, round_number) == turn:
+            state = rules_game(game, seats)
+            before = state.boards[player_key(seat)] if game.is_active else None
+            return Commit(game, seats, seat, state, before)
         raise MoveRejected(_("You have already played round %d.") % round_number, status=409)
     if not game.is_active:
         raise MoveRejected(
@@ -556,10 +589,12 @@ def _move_submit(
     now = timezone.now()
     if game.deadline is not None and game.deadline <= now:
         raise MoveRejected(_("The time for this round has run out."), status=409)
-    state = rules_game(game, seats, moves)
+    state = rules_game(game, seats)
     card = state.current_card
+    key = player_key(seat)
+    before = state.boards[key]
     try:
-        state.play(player_key(seat), turn)
+        state.play(key, turn)
     except rules.RulesError as error:
         raise MoveRejected(str(error)) from None
     assert card is not None
@@ -573,18 +608,36 @@ def _move_submit(
         **_worker_fields(turn.worker),
     )
     seat.rounds_played += 1
-    seat.save(update_fields=["rounds_played"])
-    _settle(game, state, seats, now)
-    return game
+    # Written from the rules game, which holds every round of the seat: a copy that was
+    # missing or out of step is whole again from here on.
+    seat.turns = [rules.turn_to_json(played[key]) for played in state.turns if key in played]
+    if state.is_over:
+        # The last round: the seats are written once, with their results (``_finish``).
+        _settle(game, state, seats, now, seat_fields=("rounds_played", "turns"))
+    else:
+        seat.save(update_fields=["rounds_played", "turns"])
+        _settle(game, state, seats, now)
+    return Commit(game, seats, seat, state, before)
 
 
-def _settle(game: Game, state: rules.Game, seats: list[Seat], now: datetime.datetime) -> None:
-    """Write what a change to the rules game means: a new round, or the end."""
+def _settle(
+    game: Game,
+    state: rules.Game,
+    seats: list[Seat],
+    now: datetime.datetime,
+    *,
+    seat_fields: Sequence[str] = (),
+) -> None:
+    """Write what a change to the rules game means: a new round, or the end.
+
+    ``seat_fields``: columns of the seats changed but not yet saved, for a change that
+    ends the game: they are written with the results, in one statement.
+    """
     fields = ["round"]
     advanced = state.round != game.round
     game.round = min(state.round, rules.ROUNDS + 1)
     if state.is_over:
-        _finish(game, state, seats)
+        _finish(game, state, seats, seat_fields)
         game.deadline = None
         fields += ["status", "finished_at", "deadline"]
     else:
@@ -631,8 +684,11 @@ def _retire(
         state.retire(player_key(seat))
         seat.status = status
         seat.left_at = now
-    Seat.objects.bulk_update(leaving, ["status", "left_at"])
-    _settle(game, state, seats, now)
+    if state.is_over:
+        _settle(game, state, seats, now, seat_fields=("status", "left_at"))
+    else:
+        Seat.objects.bulk_update(leaving, ["status", "left_at"])
+        _settle(game, state, seats, now)
 
 
 def user_resign_everywhere(*, user: User, status: str = Seat.Status.RESIGNED) -> int:
@@ -677,15 +733,20 @@ def deadlines_enforce(*, game: Game, now: datetime.datetime | None = None) -> bo
         return False
     with transaction.atomic():
         game, seats = _locked(game.pk)
-        if not game.is_active or game.deadline is None or game.deadline > now:
-            return False
-        state = rules_game(game, seats)
-        waiting = set(state.waiting_for())
-        late = [s for s in seats if s.status == Seat.Status.PLAYING and player_key(s) in waiting]
-        if not late:
-            return False
-        _retire(game, seats, late, Seat.Status.TIMED_OUT, now)
-        return True
+        return _time_out(game, seats, now)
+
+
+def _time_out(game: Game, seats: list[Seat], now: datetime.datetime) -> bool:
+    # Under the game's lock: the players a passed deadline leaves late leave the game.
+    if not game.is_active or game.deadline is None or game.deadline > now:
+        return False
+    state = rules_game(game, seats)
+    waiting = set(state.waiting_for())
+    late = [s for s in seats if s.status == Seat.Status.PLAYING and player_key(s) in waiting]
+    if not late:
+        return False
+    _retire(game, seats, late, Seat.Status.TIMED_OUT, now)
+    return True
 
 
 def expire_deadlines(*, now: datetime.datetime | None = None) -> int:
@@ -707,7 +768,9 @@ def _worker_fields(worker: rules.WorkerAction) -> dict[str, object]:
     return {"worker": Move.Worker.NONE}
 
 
-def _finish(game: Game, state: rules.Game, seats: list[Seat]) -> None:
+def _finish(
+    game: Game, state: rules.Game, seats: list[Seat], seat_fields: Sequence[str] = ()
+) -> None:
     now = timezone.now()
     game.status = Game.Status.FINISHED
     game.finished_at = now
@@ -718,7 +781,7 @@ def _finish(game: Game, state: rules.Game, seats: list[Seat]) -> None:
         seat.tiebreak = list(standing.score.tiebreak)
         seat.place = standing.place
         seat.shared_place = standing.shared
-    Seat.objects.bulk_update(seats, ["score", "tiebreak", "place", "shared_place"])
+    Seat.objects.bulk_update(seats, ["score", "tiebreak", "place", "shared_place", *seat_fields])
     if game.mode == Game.Mode.SOLO:
         seat = seats[0]
         assert seat.score is not None and seat.user is not None

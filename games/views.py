@@ -195,33 +195,37 @@ def _total(state: rules.Game, seat: Seat | None) -> int | None:
 @require_POST
 def game_play(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """Commit the round in the POSTed draft; errors re-render the board with a message."""
-    game = get_object_or_404(Game, pk=pk)
     try:
         round_number = int(request.POST.get("round", ""))
         draft = Draft.from_params(request.POST)
     except ValueError:
-        return _rejected(request, game, _("The move could not be read."), 400)
+        return _rejected(request, pk, _("The move could not be read."), 400)
     try:
         turn = draft.turn()
     except ValueError as error:
-        return _rejected(request, game, str(error), 400)
-    # The total before the commit, so the answer can say how many points it brought.
-    before = None
-    if request.htmx and game.is_active:
-        before = _total(selectors.rules_game(game), selectors.seat_for(game, request.user))
+        return _rejected(request, pk, str(error), 400)
     try:
-        services.move_submit(game=game, user=request.user, round_number=round_number, turn=turn)
+        # The service reads the game under its lock: no need to read it here first.
+        commit = services.move_commit(
+            game_id=pk, user=request.user, round_number=round_number, turn=turn
+        )
+    except Game.DoesNotExist:
+        raise Http404(_("No such game.")) from None
     except services.ActionRefused as error:
-        return _rejected(request, game, error.messages[0], error.status)
+        return _rejected(request, pk, error.messages[0], error.status)
     except PermissionDenied:
-        return _rejected(request, game, _("You do not play in this game."), 403)
+        return _rejected(request, pk, _("You do not play in this game."), 403)
     url = reverse("games:detail", kwargs={"pk": pk})
     if request.htmx:
-        game, state, seat = _load(request, pk)
-        after = _total(state, seat)
+        # Drawn from what the commit read and worked out under its lock: no second load,
+        # no replay. The player's own seat: the page is theirs to see.
+        game = selectors.with_seats(commit.game, commit.seats)
+        state, seat = commit.state, commit.seat
         committed = None
-        if before is not None and after is not None:
-            committed = {"gained": after - before, "total": after}
+        if commit.before is not None:
+            after = _total(state, seat)
+            assert after is not None
+            committed = {"gained": after - commit.before.landscape.score().total, "total": after}
         # The answer also refreshes the table: this player now shows as having played.
         response = _render_game(
             request,
@@ -238,8 +242,9 @@ def game_play(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
 
 
 def _rejected(
-    request: AuthenticatedHttpRequest, game: Game, message: str, status: int
+    request: AuthenticatedHttpRequest, pk: int, message: str, status: int
 ) -> HttpResponse:
+    game = get_object_or_404(selectors.games_with_seats(), pk=pk)
     seat = selectors.seat_for(game, request.user)
     if seat is None:
         if request.htmx:
@@ -395,9 +400,9 @@ def game_hint(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     try:
         turn = services.hint_take(game=game, user=request.user)
     except services.ActionRefused as error:
-        return _rejected(request, game, error.messages[0], error.status)
+        return _rejected(request, pk, error.messages[0], error.status)
     except PermissionDenied:
-        return _rejected(request, game, _("You do not play in this game."), 403)
+        return _rejected(request, pk, _("You do not play in this game."), 403)
     draft = Draft.from_turn(turn)
     url = reverse("games:detail", kwargs={"pk": pk}) + "?" + draft.params()
     if not request.htmx:

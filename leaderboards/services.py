@@ -207,21 +207,26 @@ def _solo_standing_refresh(
 
 
 def _weekly_best_offer(result: PlayerResult) -> None:
-    # Runs under the standing's row lock (same player and ruleset), so no race on the row.
-    week = week_start(result.finished_at)
-    best = WeeklyBest.objects.filter(user_id=result.user_id, ruleset=result.ruleset, week=week)
-    current = best.first()
-    if current is None:
-        WeeklyBest.objects.create(
-            user_id=result.user_id,
-            ruleset=result.ruleset,
-            week=week,
-            score=result.score,
-            game_id=result.game_id,
-            achieved_at=result.finished_at,
+    # One statement: the week's first result, or a strictly better one (a tie keeps the
+    # earlier achievement). Runs under the standing's row lock (same player and ruleset).
+    table = WeeklyBest._meta.db_table
+    ops = connection.ops
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {table} (user_id, ruleset, week, score, game_id, achieved_at) "
+            "VALUES (%s, %s, %s, %s, %s, %s) "
+            "ON CONFLICT (user_id, ruleset, week) DO UPDATE SET score = excluded.score, "
+            "game_id = excluded.game_id, achieved_at = excluded.achieved_at "
+            f"WHERE {table}.score < excluded.score",
+            [
+                result.user_id,
+                result.ruleset,
+                ops.adapt_datefield_value(week_start(result.finished_at)),
+                result.score,
+                result.game_id,
+                ops.adapt_datetimefield_value(result.finished_at),
+            ],
         )
-    elif result.score > current.score:
-        best.update(score=result.score, game_id=result.game_id, achieved_at=result.finished_at)
 
 
 def _locked_ratings(*, user_ids: list[int], ruleset: str) -> dict[int, PlayerRating]:

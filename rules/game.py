@@ -115,6 +115,42 @@ class Game:
         deck = deck or load_deck()
         return cls(players, deck.deal(rng), variants=variants, deck=deck)
 
+    @classmethod
+    def from_turns(
+        cls,
+        players: Sequence[str],
+        cards: Sequence[int],
+        turns: Mapping[str, Sequence[Turn]],
+        *,
+        retired: Iterable[str] = (),
+        variants: Variants = Variants(),
+        deck: Deck | None = None,
+    ) -> Game:
+        """The game as it stands after each player's ``turns``, without checking a rule.
+
+        ``turns[player][i]`` is the player's turn of round ``i + 1``; ``retired`` names the
+        players who left, in the order they left (each after their last turn). For games
+        whose turns were checked when played: the same game as replaying them, except that
+        within a round the turns are listed in seat order, not in the order they came.
+        Raises ``InvalidInputError`` for an unknown player or more turns than cards.
+        """
+        game = cls(players, cards, variants=variants, deck=deck)
+        leaving = list(retired)
+        unknown = [player for player in [*turns, *leaving] if player not in game.boards]
+        if unknown:
+            raise InvalidInputError(f"{unknown[0]!r} does not play in this game")
+        dealt = [game.deck.card(number) for number in game.cards]
+        for player, own in turns.items():
+            game.boards[player] = Board.from_turns(dealt, own)
+        rounds = max((len(own) for own in turns.values()), default=0)
+        game.turns = [
+            {player: turns[player][i] for player in game.players if len(turns.get(player, ())) > i}
+            for i in range(rounds)
+        ]
+        for player in leaving:
+            game.retired[player] = len(turns.get(player, ()))
+        return game
+
     @property
     def active_players(self) -> list[str]:
         """The players still in the game, in seat order."""
