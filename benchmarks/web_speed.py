@@ -30,7 +30,7 @@ import tempfile
 import time
 from collections import defaultdict
 from collections.abc import Callable, Iterator
-from contextlib import AbstractContextManager, contextmanager
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
@@ -224,14 +224,13 @@ def run(games: int, repeat: int) -> None:
                     )
 
     floor: list[float] = []
-    with queued_tasks():
-        for number in range(2 * len(RULESETS)):
-            play(number, counting=True)
-        database = str(connection.settings_dict["NAME"])
-        before = clocks(database)
-        for number in range(games):
-            play(number, counting=False)
-        wall, own, server, machine = (b - a for a, b in zip(before, clocks(database), strict=True))
+    for number in range(2 * len(RULESETS)):
+        play(number, counting=True)
+    database = str(connection.settings_dict["NAME"])
+    before = clocks(database)
+    for number in range(games):
+        play(number, counting=False)
+    wall, own, server, machine = (b - a for a, b in zip(before, clocks(database), strict=True))
 
     print_table(times, queries, floor, games, repeat)
     print(
@@ -351,20 +350,6 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5, help="GETs per page per round")
     args = parser.parse_args()
     in_throwaway_database(lambda: run(args.games, args.repeat))
-
-
-def queued_tasks() -> AbstractContextManager[object]:
-    """Background tasks queued and left, as the site's worker would take them.
-
-    The test settings run tasks at once, inside the request that queues them: the last
-    round's commit would then include the finished game's analysis (seconds of search),
-    which no player waits for on the site.
-    """
-    from django.test import override_settings
-
-    return override_settings(
-        TASKS={"default": {"BACKEND": "django_tasks.backends.dummy.DummyBackend"}}
-    )
 
 
 def in_throwaway_database(body: Callable[[], None]) -> None:
