@@ -8,62 +8,57 @@ Levels (``BOT_LEVELS``):
 - ``reference``: ``rules.reference_turn``, the one-ply greedy player that calibrates the deck.
 - ``strong``: one-ply search over every legal turn on an evaluation that estimates the
   *final* score rather than the score as the landscape stands; the four best turns are then
-  ranked again by the expected evaluation after the best reply to each of six sampled next
-  cards (a two-ply expectimax).
+  ranked again by the expected evaluation after the best reply to each of a set of next
+  cards, the same cards for each turn (a two-ply expectimax). At least six next cards, more
+  when the round has few placements: as many as 1,200 valued placements of a next card buy
+  (``budget``), every unseen card when that covers them (the first round and most of rounds
+  12 to 15).
 
 Nothing here knows the order of the cards to come: a level sees the board, this round's card
 and which cards of the deck are still unseen. ``hindsight_best`` is the exception on purpose:
 it knows all 16 cards in order, to set a par for a deal.
 
-How ``strong`` evaluates a position (``_Weights``, ``_region_worth``): each region is worth
-its points now plus, if a worker scores it, the growth it may still expect: per *open* zone
+How ``strong`` evaluates a position (``_Weights``, ``_worth``): each region is worth its
+points now plus, if a worker scores it, the growth it may still expect: per *open* zone
 beside it (an empty zone where a card may still lie without the landscape outgrowing 4x4
 cards) a weight by terrain, and for a watchman per open zone in its lines of sight; scaled
 by the share of the open zones the remaining rounds will fill. A worker still in the
 supply is worth ``reserve`` points while a round remains to place it, so workers are no
 longer spent on a one-point region in round 2. The last round's evaluation is the exact
-score. The evaluation is incremental like the reference player's: regions are analysed once
-per placement, each worker action then costs a few additions.
+score. Regions are analysed once per placement, each worker action then costs a few
+additions; a reply of the two-ply is valued without listing its turns (``_best_value``: a
+worker's move is worth its target's region, so targets count by region, not zone), and
+open zones beside a region are counted on bit masks. That halved the two-ply's time a move.
 
 Measured (``benchmarks/bot_strength.py``, seeded solo deals, standard deck; the reference
-player scores 37.4 on the same deals): the greedy evaluation without growth or reserve is
-the reference player; the first guess at the weights gave 40.6 on 400 deals; tuning one
-weight at a time on 400 deals found that the watchman's sight lines were badly overvalued
-(0.4 a zone: 40.6; 0.6: 37.0; 0.2: 43.2). An expectation over a sample of next cards for
-the four best turns (``candidates``/``samples``, a two-ply expectimax) added 1.1 points on
-100 deals (41.4 against 40.3) at 14 times the time a move; it was first left off.
+player scores 37.4 on the same deals). One-ply: the greedy evaluation without growth or
+reserve is the reference player; tuning one weight at a time on 400 deals found the
+watchman's sight lines badly overvalued (0.4 a zone: 40.6; 0.2: 43.2); with the weights
+below, 43.43 on 1,000 deals (SE 0.09), 6 ms median a move. On the same 300 deals (paired
+difference against that, 43.35) none of these helped: reserve 2.5 (-0.33 +/- 0.16) or 3.5
+(+0.04 +/- 0.14); ``reserve_end`` 2.0 (-0.38 +/- 0.11) or 4.0 (-0.04 +/- 0.13);
+``fill_power`` 0.7 (+0.04 +/- 0.14) or 1.4 (-0.48 +/- 0.13). Two-ply, 4 turns and 6 sampled
+cards: 44.70 on the same 300 deals (+1.35 +/- 0.15 paired), 44.99 on seeds 300-449
+(+1.63 +/- 0.21 against one-ply), 147 ms CPU median a move before the speed-up (about 80
+after it); 2 turns and 4 cards: +0.32 +/- 0.27 on 100 deals.
 
-With the weights below, 1,000 standard deals (seeds 0-999): strong 43.43 (SE 0.09; 71.8%
-very good, 4.2% excellent), reference 37.41 on the same deals; strong beats the reference
-player on 92% of deals. 300 deals each: diagonal 43.45, ferryman 43.38, both 43.50 (the
-reference 37.6-37.7). The issue's goal, 45, is not reached. A move takes 6 ms median, 13 ms
-p95 on an idle core (the bound is 250 ms). Full output in ``benchmarks/README.md``.
-
-Tried on the same 300 deals (``bot_strength.py --weights``, paired difference against the
-default, 43.35): reserve 2.5 (-0.33 +/- 0.16) or 3.5 (+0.04 +/- 0.14); a reserve depending
-on the rounds left, ``reserve_end`` 2.0 (-0.38 +/- 0.11) or 4.0 (-0.04 +/- 0.13); growth
-scaled by the filled share to a power, ``fill_power`` 0.7 (+0.04 +/- 0.14) or 1.4
-(-0.48 +/- 0.13). None helps, so the defaults keep the evaluation as it was. The two-ply
-with 2 turns and 4 next cards: +0.32 +/- 0.27 on 100 deals at 8 times the CPU (58 ms a
-move); with 4 turns and 6 cards it costs 25 times the CPU of one-ply (183 ms median, 271
-p95 a move, CPU time) and on the same 300 deals scores 44.70 (SE 0.15; +1.35 +/- 0.15
-paired): adopted as the default (``candidates`` 4, ``samples`` 6). Its move takes 147 ms
-median, 239 ms p95 of CPU time (219 ms median wall clock with the machine's load average
-at 4-7). On 150 fresh deals (seeds 300-449): 44.99 against one-ply 43.36 (+1.63 +/- 0.21
-paired), 146 ms wall, 138 ms CPU median a move on a nearly idle machine. The goal of 45 over
-1,000 deals is not yet measured. The figures above the two-ply paragraph are one-ply.
+Now (``budget`` 1,200): on 60 deals (seeds 0-59) 44.78 against 44.63 with six cards
+throughout (``budget`` 0), +0.15 +/- 0.23 paired, at 160 ms CPU median, 255 ms p95 a move
+against 97 and 178 (load average 2-5). Not yet measured over 1,000 deals: whether the goal
+of 45 is met is open (the 4-turn, 6-card two-ply alone: about 44.8 on 450 deals).
 """
 
 from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from rules.board import Board, _MoveCache
 from rules.errors import InvalidInputError
-from rules.landscape import _FIELD, _FOREST, _TOWER, _WATER
+from rules.landscape import _EMPTY, _FIELD, _FOREST, _TOWER, _WATER
 from rules.model import ROUNDS, Card, MoveWorker, PlaceWorker, Point, Terrain, Turn, Variants
 from rules.players import reference_turn
 
@@ -107,8 +102,11 @@ class _Weights:
     spare: float = 1.0
     #: The best turns on the evaluation that the next card's expectation then ranks.
     candidates: int = 4
-    #: How many of the unseen cards that expectation averages over.
+    #: How many of the unseen cards that expectation averages over, at least.
     samples: int = 6
+    #: More next cards when a round has few placements: as many as this many valued
+    #: placements of a next card a move buy (every unseen card at most).
+    budget: int = 1200
     #: Only turns within this many points of the best one are ranked again.
     margin: float = float("inf")
 
@@ -298,10 +296,14 @@ def _strong_choices(
     ]
     if also is None and len(shortlist) <= 1:
         return ranked
+    # As many next cards as the budget buys, the reply's placements being about as many as
+    # this round's; counted before ``also`` joins, so an assessment sees the bot's cards.
+    work = len(shortlist) * len(board.legal_placements(variants))
+    count = max(weights.samples, weights.budget // work)
     if also is not None and all(turn != also for _, turn in shortlist):
         shortlist.append(next(entry for entry in ranked if entry[1] == also))
     pool = sorted(unseen, key=lambda c: c.number)
-    nexts = _rng(seed, board, card).sample(pool, min(weights.samples, len(pool)))
+    nexts = _rng(seed, board, card).sample(pool, min(count, len(pool)))
     outlooks = [
         _Outlook.of([c for c in pool if c.number != n.number], rounds_left - 1) for n in nexts
     ]
@@ -309,7 +311,7 @@ def _strong_choices(
     for _, turn in shortlist:
         after = board.play(card, turn, variants)
         replies = [
-            max(value for value, _ in _evaluated(after, n, variants, outlook, weights))
+            _best_value(after, n, variants, outlook, weights)
             for n, outlook in zip(nexts, outlooks, strict=True)
         ]
         valued.append((sum(replies) / len(replies), turn))
@@ -343,7 +345,8 @@ def _evaluated(
     )
     for placement in board.legal_placements(variants):
         after = board._with_card(card, placement)
-        worth, region_of = _region_worth(after, outlook, weights)
+        worth = _worth(after, outlook, weights)
+        region_of, _ = after.landscape._region_scorer()
         occupied = Counter(map(region_of, after.workers))
         base = sum(worth[r] for r in occupied)
         supply = after.supply
@@ -375,65 +378,143 @@ def _evaluated(
     return result
 
 
+def _best_value(
+    board: Board, card: Card, variants: Variants, outlook: _Outlook, weights: _Weights
+) -> float:
+    # The value of the best turn ``_evaluated`` lists, without listing the turns: a worker's
+    # move is worth as much as its target's region, so targets count by region, not zone.
+    best = float("-inf")
+    rounds_left = outlook.rounds_left
+    reserve = weights.reserve_end + (weights.reserve - weights.reserve_end) * (rounds_left - 1) / (
+        ROUNDS - 2
+    )
+    spare_weight = weights.spare
+    ferryman = variants.ferryman
+    for placement in board.legal_placements(variants):
+        after = board._with_card(card, placement)
+        landscape = after.landscape
+        regions = landscape._analysis()
+        worth = _worth(after, outlook, weights)
+        region_of = regions.region_of
+        top, left, width = landscape.top, landscape.left, landscape.width
+        workers = after.workers
+        occupied = Counter(region_of[(r - top) * width + c - left] for r, c in workers)
+        base = sum(worth[r] for r in occupied)
+        supply = after.supply
+        spare = len(workers) - len(occupied)
+        # (points gained, left supply, workers sharing a region) of each kind of action
+        options: list[tuple[float, int, int]] = [(base, supply, spare)]
+        if supply > 0:
+            for (r, c), _ in card.placed_zones(placement.card_at, placement.rotation):
+                region = region_of[(r - top) * width + c - left]
+                if region in occupied:
+                    options.append((base, supply - 1, spare + 1))
+                else:
+                    options.append((base + worth[region], supply - 1, spare))
+        for own in occupied:
+            if occupied[own] == 1:
+                total, extra = base - worth[own], spare
+            else:
+                total, extra = base, spare - 1
+            targets = regions.neighbours[own]
+            if ferryman:
+                targets = set(targets)
+                for water in regions.neighbours[own]:
+                    if regions.terrain[water] == _WATER and water in occupied:
+                        targets |= regions.neighbours[water]
+                targets.discard(own)
+            # To a region of its own, or to join a worker (that one then may move on).
+            free = [worth[target] for target in targets if target not in occupied]
+            if free:
+                options.append((total + max(free), supply, extra))
+            if len(free) < len(targets):
+                options.append((total, supply, extra + 1))
+        for total, left_supply, extra in options:
+            if rounds_left:
+                total += reserve * min(left_supply, rounds_left)
+                total += spare_weight * extra
+            if total > best:
+                best = total
+    return best
+
+
 _STEPS: tuple[Point, ...] = ((-1, 0), (1, 0), (0, -1), (0, 1))
 
 
-def _region_worth(
-    board: Board, outlook: _Outlook, weights: _Weights
-) -> tuple[list[float], Callable[[Point], int]]:
-    # Each region's points now plus the growth an occupied region may still expect.
+def _worth(board: Board, outlook: _Outlook, weights: _Weights) -> list[float]:
+    # Each region's points now plus, while rounds remain, the growth it may still expect:
+    # by terrain per open zone beside it, for a tower per open zone in its lines of sight.
     landscape = board.landscape
-    region_of_fn, value = landscape._region_scorer()
+    regions = landscape._analysis()
+    worth = [float(v) for v in regions.value]
     rounds_left = outlook.rounds_left
     if not rounds_left:
-        return [float(v) for v in value], region_of_fn
-    regions = landscape._analysis()
-    positions = [placed.card_at for placed in board.cards]
-    rows = [r for r, _ in positions]
-    cols = [c for _, c in positions]
-    # Zones where a card may still lie keep the landscape within 4x4 cards.
+        return worth
+    rows = [placed.card_at[0] for placed in board.cards]
+    cols = [placed.card_at[1] for placed in board.cards]
+    # Zones where a card may still lie keep the landscape within 4x4 cards. The grid lies
+    # inside that window, so its open zones are its empty ones and those just outside it.
     lo_r, hi_r = 2 * (max(rows) - 3), 2 * (min(rows) + 3) + 1
     lo_c, hi_c = 2 * (max(cols) - 3), 2 * (min(cols) + 3) + 1
     top, left, height, width = landscape.top, landscape.left, landscape.height, landscape.width
-    grid = landscape._terrain
-    empty_cells = (hi_r - lo_r + 1) * (hi_c - lo_c + 1) - 4 * len(positions)
+    empty_cells = (hi_r - lo_r + 1) * (hi_c - lo_c + 1) - 4 * len(rows)
     fill = min(1.0, 4 * rounds_left / max(1, empty_cells)) ** weights.fill_power
-
-    def is_open(r: int, c: int) -> bool:
-        if not (lo_r <= r <= hi_r and lo_c <= c <= hi_c):
-            return False
-        i, j = r - top, c - left
-        return not (0 <= i < height and 0 <= j < width) or grid[i * width + j] < 0
-
-    growth = {
-        _FIELD: weights.grow_field,
-        _FOREST: weights.grow_forest,
-        _WATER: weights.grow_water,
-    }
-    worth = [float(v) for v in value]
+    full, top_row, bottom_row, first_col, last_col = _edge_masks(height, width)
+    masks = regions.masks
+    empty = full & ~sum(masks)
+    # Zones on an edge of the grid have an open zone beyond it where the window goes on.
+    beyond = [
+        edge
+        for edge, is_open in (
+            (top_row, top > lo_r),
+            (bottom_row, top + height - 1 < hi_r),
+            (first_col, left > lo_c),
+            (last_col, left + width - 1 < hi_c),
+        )
+        if is_open
+    ]
+    not_first, not_last = full & ~first_col, full & ~last_col
+    growth = {_FIELD: weights.grow_field, _FOREST: weights.grow_forest, _WATER: weights.grow_water}
+    grid = landscape._terrain
     for region, kind in enumerate(regions.terrain):
-        cells = regions.cells[region]
         if kind == _TOWER:
-            i = cells[0]
-            r0, c0 = top + i // width, left + i % width
+            i, j = divmod(regions.cells[region][0], width)
+            row, column = grid[i * width : (i + 1) * width], grid[j::width]
             seen = 0
-            for dr, dc in _STEPS:
-                r, c = r0 + dr, c0 + dc
-                while lo_r <= r <= hi_r and lo_c <= c <= hi_c:
-                    gi, gj = r - top, c - left
-                    code = grid[gi * width + gj] if 0 <= gi < height and 0 <= gj < width else -1
-                    if code == _TOWER:
-                        break
-                    if code < 0:
-                        seen += 1
-                    r, c = r + dr, c + dc
+            # Each line of sight: the zones up to the next tower, or to the window's edge.
+            for line, outside in (
+                (row[j + 1 :], hi_c - left - width + 1),
+                (row[j - 1 :: -1] if j else [], left - lo_c),
+                (column[i + 1 :], hi_r - top - height + 1),
+                (column[i - 1 :: -1] if i else [], top - lo_r),
+            ):
+                if _TOWER in line:
+                    seen += line[: line.index(_TOWER)].count(_EMPTY)
+                else:
+                    seen += line.count(_EMPTY) + outside
             worth[region] += weights.grow_tower * fill * seen
             continue
-        frontier: set[Point] = set()
-        for i in cells:
-            r0, c0 = top + i // width, left + i % width
-            for dr, dc in _STEPS:
-                if is_open(r0 + dr, c0 + dc):
-                    frontier.add((r0 + dr, c0 + dc))
-        worth[region] += growth[kind] * fill * len(frontier)
-    return worth, region_of_fn
+        m = masks[region]
+        beside = (
+            (m >> width) | (m << width) | ((m & not_first) >> 1) | ((m & not_last) << 1)
+        ) & empty
+        frontier = beside.bit_count()
+        for edge in beyond:
+            frontier += (m & edge).bit_count()
+        worth[region] += growth[kind] * fill * frontier
+    return worth
+
+
+@lru_cache(maxsize=64)
+def _edge_masks(height: int, width: int) -> tuple[int, int, int, int, int]:
+    # A grid's zones as bits (row-major, as ``_Regions.masks``): all, top row, bottom row,
+    # first column, last column.
+    row = (1 << width) - 1
+    column = sum(1 << (r * width) for r in range(height))
+    return (
+        (1 << (height * width)) - 1,
+        row,
+        row << (width * (height - 1)),
+        column,
+        column << (width - 1),
+    )

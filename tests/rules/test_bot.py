@@ -206,3 +206,21 @@ def test_next_card_expectation_only_reranks_close_turns() -> None:
     choices = _strong_choices(board, card, variants, unseen, 5, weights)
     tied = sum(value == ranked[0][0] for value, _ in ranked[:3])
     assert len(choices) == (len(ranked) if tied == 1 else tied)
+
+
+@POSITIONS
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    variants=st.sampled_from(ALL_VARIANTS),
+    rounds=st.integers(0, 15),
+)
+def test_the_best_reply_value_is_the_best_listed_turn(
+    seed: int, variants: Variants, rounds: int
+) -> None:
+    # The two-ply values a reply without listing its turns; it must agree with the listing.
+    from rules.bot import _STRONG, _best_value, _evaluated, _Outlook
+
+    board, card, unseen = position(seed, variants, rounds)
+    outlook = _Outlook.of(unseen, 15 - rounds)
+    listed = _evaluated(board, card, variants, outlook, _STRONG)
+    assert _best_value(board, card, variants, outlook, _STRONG) == max(v for v, _ in listed)
