@@ -344,20 +344,19 @@ def solo_standing(game: Game, user: User) -> SoloStandingView | None:
     if result is None:
         return None
     shown = SoloResult.objects.filter(ruleset=result.ruleset, hidden=False, game__hidden=False)
-    previous = shown.filter(user=user).exclude(pk=result.pk).aggregate(best=Max("score"))["best"]
+    # One query for both figures: the player's other results and the better ones of others.
+    mine = Q(user=user)
+    others_better = Q(score__gt=result.score, user__deleted_at__isnull=True) & ~(
+        mine | Q(user__banned_until__gt=timezone.now())
+    )
+    found = shown.filter(mine | others_better).aggregate(
+        previous=Max("score", filter=mine & ~Q(pk=result.pk)),
+        better=Count("user", distinct=True, filter=others_better),
+    )
+    previous = found["previous"]
     counts = not result.hidden and not game.hidden
     best = max(result.score, previous or 0) if counts else (previous or 0)
-    rank = None
-    if counts:
-        better = (
-            shown.filter(score__gt=result.score, user__deleted_at__isnull=True)
-            .exclude(user=user)
-            .exclude(user__banned_until__gt=timezone.now())
-            .values("user")
-            .distinct()
-            .count()
-        )
-        rank = better + 1
+    rank = found["better"] + 1 if counts else None
     is_new_best = counts and (previous is None or result.score > previous)
     return SoloStandingView(result.score, best, is_new_best, rank)
 

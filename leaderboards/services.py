@@ -15,8 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import Count, F, Max, Q, QuerySet, Sum
-from django.db.models.functions import Coalesce, Greatest
+from django.db.models import Count, Max, Q, QuerySet, Sum
 from django.utils import timezone
 
 import rules
@@ -91,22 +90,28 @@ def _result_for(game: Game, seat: Seat, state: rules.Game, *, hidden: bool) -> P
 
 
 def _totals_add(result: PlayerResult) -> None:
-    key = {"user_id": result.user_id, "mode": result.mode, "ruleset": result.ruleset}
-    # One UPDATE of sums; its row lock orders concurrent finishes of one player.
-    changes: dict[str, Any] = {
-        "games": F("games") + 1,
-        "score_sum": F("score_sum") + result.score,
-        "best": Greatest(Coalesce("best", 0), result.score),
-        **{p.value: F(p.value) + getattr(result, p.value) for p in rules.Profession},
+    # One statement: the player's first game of this kind inserts the row, a later one adds
+    # to it. The upsert's row lock orders concurrent finishes of one player.
+    added = {
+        "games": 1,
+        "score_sum": result.score,
+        **{p.value: getattr(result, p.value) for p in rules.Profession},
+        **dict.fromkeys((band_field(band) for band in rules.SoloRating), 0),
     }
     if result.mode == Game.Mode.SOLO:
-        band = band_field(rules.solo_rating(result.score))
-        changes[band] = F(band) + 1
-    if PlayerTotals.objects.filter(**key).update(**changes):
-        return
-    # The player's first game of this kind: insert the row (or meet a rival's) and add.
-    PlayerTotals.objects.bulk_create([PlayerTotals(**key)], ignore_conflicts=True)
-    PlayerTotals.objects.filter(**key).update(**changes)
+        added[band_field(rules.solo_rating(result.score))] = 1
+    table = PlayerTotals._meta.db_table
+    columns = ["user_id", "mode", "ruleset", "best", *added]
+    sums = ", ".join(f"{name} = {table}.{name} + excluded.{name}" for name in added)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {table} ({', '.join(columns)}) "
+            f"VALUES ({', '.join(['%s'] * len(columns))}) "
+            f"ON CONFLICT (user_id, mode, ruleset) DO UPDATE SET {sums}, best = CASE "
+            f"WHEN {table}.best IS NULL OR {table}.best < excluded.best THEN excluded.best "
+            f"ELSE {table}.best END",
+            [result.user_id, result.mode, result.ruleset, result.score, *added.values()],
+        )
 
 
 def _totals_rebuild(user: User) -> None:
@@ -168,21 +173,69 @@ def _visible_solo(*, user_id: int, ruleset: str) -> QuerySet[PlayerResult]:
 
 
 def _solo_standing_add(result: PlayerResult) -> None:
-    # The common case, one more visible result: adjust the row instead of recounting.
-    standing, created = _locked_standing(user_id=result.user_id, ruleset=result.ruleset)
-    if created:
-        # No row yet, yet maybe earlier results (finished before the boards): count them all.
-        _solo_standing_refresh(user_id=result.user_id, ruleset=result.ruleset, locked=standing)
-        return
-    standing.games += 1
-    # Strictly better only: an equal score later keeps the earlier achievement.
-    if standing.best_score is None or result.score > standing.best_score:
-        standing.best_score = result.score
-        standing.best_game_id = result.game_id
-        standing.best_at = result.finished_at
+    table = SoloStanding._meta.db_table
+    # First the row, inserted empty if missing, and its lock: two games of one player
+    # finishing at once queue here, and the next statement reads the first one's result.
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {table} (user_id, ruleset, games) VALUES (%s, %s, 0) "
+            f"ON CONFLICT (user_id, ruleset) DO UPDATE SET games = {table}.games",
+            [result.user_id, result.ruleset],
+        )
     visible = _visible_solo(user_id=result.user_id, ruleset=result.ruleset)
-    standing.recent_average, standing.recent_at = _recent_average(visible)
-    standing.save()
+    recent, recent_params = (
+        visible.order_by("-finished_at", "-id")
+        .values("score", "finished_at")[:RECENT_GAMES]
+        .query.sql_with_params()
+    )
+    best, best_params = (
+        visible.order_by("-score", "finished_at", "id")
+        .values("score", "game_id", "finished_at")[:1]
+        .query.sql_with_params()
+    )
+    count, count_params = visible.order_by().values("id").query.sql_with_params()
+
+    def first_best(column: str) -> str:
+        return f"(SELECT {column} FROM ({best}) AS best)"
+
+    # Then one UPDATE. The common case, one more visible result, adjusts the row; a row
+    # just inserted (no games yet, yet maybe earlier results, finished before the boards)
+    # counts them all. Strictly better only: an equal score later keeps the earlier
+    # achievement. The recent average is read afresh under the lock either way.
+    better = f"{table}.best_score IS NULL OR {table}.best_score < %s"
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {table} SET "
+            f"games = CASE WHEN {table}.games = 0 THEN (SELECT COUNT(*) FROM ({count}) AS n) "
+            f"ELSE {table}.games + 1 END, "
+            f"best_score = CASE WHEN {table}.games = 0 THEN {first_best('score')} "
+            f"WHEN {better} THEN %s ELSE {table}.best_score END, "
+            f"best_game_id = CASE WHEN {table}.games = 0 THEN {first_best('game_id')} "
+            f"WHEN {better} THEN %s ELSE {table}.best_game_id END, "
+            f"best_at = CASE WHEN {table}.games = 0 THEN {first_best('finished_at')} "
+            f"WHEN {better} THEN %s ELSE {table}.best_at END, "
+            f"recent_average = (SELECT CASE WHEN COUNT(*) = {RECENT_GAMES} "
+            f"THEN SUM(score) * 1.0 / {RECENT_GAMES} END FROM ({recent}) AS recent), "
+            f"recent_at = (SELECT CASE WHEN COUNT(*) = {RECENT_GAMES} "
+            f"THEN MAX(finished_at) END FROM ({recent}) AS recent) "
+            f"WHERE user_id = %s AND ruleset = %s",
+            [
+                *count_params,
+                *best_params,
+                result.score,
+                result.score,
+                *best_params,
+                result.score,
+                result.game_id,
+                *best_params,
+                result.score,
+                connection.ops.adapt_datetimefield_value(result.finished_at),
+                *recent_params,
+                *recent_params,
+                result.user_id,
+                result.ruleset,
+            ],
+        )
 
 
 def _solo_standing_refresh(

@@ -18,8 +18,9 @@ from django.utils import timezone
 from time_machine import TimeMachineFixture
 
 from accounts.models import Notification, User
-from games import services
+from games import selectors, services
 from games.models import Game, Seat
+from games.selectors import SoloStandingView
 from moderation import services as moderation
 from tests.factories import (
     PASSWORD,
@@ -27,6 +28,7 @@ from tests.factories import (
     moderators_group,
     play_turn,
     reference_turn_of,
+    solo_results,
     started_game,
 )
 from tests.pages import turn_fields
@@ -172,6 +174,20 @@ def test_the_final_page_offers_play_again_with_the_same_rules_and_the_best(
     assert 'name="diagonal" value="on"' in form and "ferryman" not in form
     assert 'data-testid="personal-best"' in page
     assert "A new personal best" in page and "ranks #1" in page
+
+
+def test_the_final_page_ranks_a_score_among_shown_players_and_the_own_best(user: User) -> None:
+    others = UserFactory.create_batch(4)
+    for other, score in zip(others, [50, 20, 60, 55], strict=True):
+        solo_results(other, [score])
+    User.objects.filter(pk=others[2].pk).update(
+        banned_until=timezone.now() + datetime.timedelta(days=1)
+    )
+    User.objects.filter(pk=others[3].pk).update(deleted_at=timezone.now())
+    earlier, later = (seat.game for seat in solo_results(user, [45, 40]))
+    # Only the 50 beats either score: a banned or deleted player's results are not shown.
+    assert selectors.solo_standing(later, user) == SoloStandingView(40, 45, False, 2)
+    assert selectors.solo_standing(earlier, user) == SoloStandingView(45, 45, True, 2)
 
 
 def test_a_hidden_result_is_marked_for_its_owner_who_is_notified(
