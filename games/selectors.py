@@ -333,7 +333,12 @@ def my_finished_games(user: User) -> QuerySet[Seat]:
 
 def waiting_count(user: User) -> int:
     """How many games wait for the user's move (the count in the menu)."""
-    return Seat.objects.filter(_waits_for_move(), user=user).count()
+    return seats_waiting(user).count()
+
+
+def seats_waiting(user: User) -> QuerySet[Seat]:
+    """The user's seats in the multiplayer games that wait for their move."""
+    return Seat.objects.filter(_waits_for_move(), user=user)
 
 
 @dataclass(frozen=True)
