@@ -13,8 +13,8 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from accounts.models import Notification, User
-from games import services
-from games.models import Game
+from games import selectors, services
+from games.models import Game, Seat
 from tests.factories import UserFactory, reference_turn_of
 
 pytestmark = pytest.mark.django_db
@@ -81,3 +81,34 @@ def test_the_menu_counts_games_waiting_and_unread_notifications(
     page = other.get(reverse("games:home")).content.decode()
     assert badge(page, "nav-my-games") == 1
     assert badge(page, "nav-notifications") == 1
+
+
+def fields(obj: object) -> dict[str, object]:
+    return {k: v for k, v in vars(obj).items() if not k.startswith("_")}
+
+
+@pytest.mark.parametrize("with_bot", [False, True], ids=["solo", "with a bot"])
+def test_the_game_read_in_one_query_is_the_game_the_orm_reads(
+    user: User, play_rounds: Any, with_bot: bool
+) -> None:
+    if with_bot:
+        game = services.game_create_multi(
+            user=user, seats_max=3, pace=Game.Pace.LIVE, bots=["easy"]
+        )
+        services.game_join(game=game, user=UserFactory())
+    else:
+        game = play_rounds(services.game_create_solo(user=user, seed=3), 2)
+    expected = list(
+        Seat.objects.filter(game_id=game.pk).select_related("game", "user").order_by("position")
+    )
+    loaded = selectors.game_with_seats(game.pk)
+    assert loaded is not None
+    seats = list(loaded.seats.all())
+    assert [fields(s) for s in seats] == [fields(s) for s in expected]
+    assert fields(loaded) == fields(expected[0].game)
+    assert [s.user and fields(s.user) for s in seats] == [
+        s.user and fields(s.user) for s in expected
+    ]
+    assert all(s.game is loaded for s in seats)
+    assert any(s.user is None for s in seats) == with_bot
+    assert selectors.game_with_seats(game.pk + 1000) is None
