@@ -402,13 +402,8 @@ def my_finished_games(user: User) -> QuerySet[Seat]:
     )
 
 
-def waiting_count(user: User) -> int:
-    """How many games wait for the user's move (the count in the menu)."""
-    return seats_waiting(user).count()
-
-
 def seats_waiting(user: User) -> QuerySet[Seat]:
-    """The user's seats in the multiplayer games that wait for their move."""
+    """The user's seats in multiplayer games that wait for their move (the menu's badge)."""
     return Seat.objects.filter(_waits_for_move(), user=user)
 
 

@@ -56,10 +56,6 @@ def report_open_exists(*, reporter: User, target: User) -> bool:
     ).exists()
 
 
-def notifications_unread_count(*, user: User) -> int:
-    return notifications_unread(user=user).count()
-
-
 def notifications_unread(*, user: User) -> QuerySet[Notification]:
     return Notification.objects.filter(user=user, read_at__isnull=True)
 
