@@ -77,7 +77,9 @@ def game_new(request: AuthenticatedHttpRequest) -> HttpResponse:
 
 
 def _load(request: HtmxHttpRequest, pk: int) -> tuple[Game, rules.Game, Seat | None]:
-    game = get_object_or_404(selectors.games_with_seats(), pk=pk)
+    game = selectors.game_with_seats(pk)
+    if game is None:
+        raise Http404(_("No such game."))
     # Deadlines are enforced whenever a game is looked at, not only by the scheduler.
     if services.deadlines_enforce(game=game):
         game = get_object_or_404(selectors.games_with_seats(), pk=pk)

@@ -4,15 +4,18 @@ from __future__ import annotations
 
 import datetime
 import statistics
-from functools import lru_cache
+from dataclasses import dataclass
+from functools import cache, lru_cache
+from typing import Any
 
 from django.conf import settings
+from django.db import connection
 from django.db.models import F, Q, QuerySet
 
 import rules
 from accounts.models import Notification, User
 from games.models import SoloResult
-from games.selectors import deck
+from games.selectors import deck, seats_waiting
 from moderation.models import Report, ResultCheck
 
 MODERATORS_GROUP = "Moderators"
@@ -53,8 +56,45 @@ def report_open_exists(*, reporter: User, target: User) -> bool:
     ).exists()
 
 
-def notifications_unread_count(*, user: User) -> int:
-    return Notification.objects.filter(user=user, read_at__isnull=True).count()
+def notifications_unread(*, user: User) -> QuerySet[Notification]:
+    return Notification.objects.filter(user=user, read_at__isnull=True)
+
+
+@dataclass(frozen=True)
+class MenuCounts:
+    """The numbers on the menu's badges."""
+
+    games_waiting: int
+    unread_notifications: int
+
+
+def menu_counts(*, user: User) -> MenuCounts:
+    """Games waiting for the user's move and their unread notifications, in one query."""
+    sql, params = _menu_counts_sql()
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [user.pk if p is _USER else p for p in params])
+        waiting, unread = cursor.fetchone()
+    return MenuCounts(waiting, unread)
+
+
+_USER = object()  # where the player's id goes in the parameters of _menu_counts_sql
+
+
+@cache
+def _menu_counts_sql() -> tuple[str, list[Any]]:
+    # Every page a player sees shows the badges: the ORM builds the two counts once per
+    # process, from the selectors' own querysets, for a stand-in id; each page then only
+    # puts in the player's.
+    stand_in = User(pk=-271828)
+    parts: list[str] = []
+    params: list[Any] = []
+    for queryset in (seats_waiting(stand_in), notifications_unread(user=stand_in)):
+        sql, counted_params = queryset.order_by().values("pk").query.sql_with_params()
+        parts.append(f"(SELECT COUNT(*) FROM ({sql}) AS counted)")
+        # The stand-in id is the only number among them (the rest are the statuses).
+        assert [p for p in counted_params if not isinstance(p, str)] == [stand_in.pk]
+        params += [_USER if p == stand_in.pk else p for p in counted_params]
+    return "SELECT " + ", ".join(parts), params
 
 
 def notification_list(*, user: User, limit: int = 100) -> list[Notification]:

@@ -45,3 +45,18 @@ def scoring_help() -> SafeString:
 def _scoring_help(language: str | None) -> SafeString:
     # The same words for everyone in a language: drawn once per process and language.
     return mark_safe(render_to_string("games/_scoring_help.html"))
+
+
+@register.simple_tag
+def keyboard_shortcuts(hint_allowed: bool) -> SafeString:
+    """The board's keyboard shortcuts (games/_shortcuts.html), H among them if hints are."""
+    if settings.DEBUG:
+        return _keyboard_shortcuts.__wrapped__(get_language(), bool(hint_allowed))
+    return _keyboard_shortcuts(get_language(), bool(hint_allowed))
+
+
+@lru_cache(maxsize=32)
+def _keyboard_shortcuts(language: str | None, hint_allowed: bool) -> SafeString:
+    # The same for every draft: drawn once per process, language and hint or not.
+    html = render_to_string("games/_shortcuts.html", {"hint_allowed": hint_allowed})
+    return mark_safe(html.rstrip("\n"))

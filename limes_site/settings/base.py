@@ -100,8 +100,8 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 # {{ request.csp_nonce }} also as {{ CSP_NONCE }}, for any inline script.
                 "csp.context_processors.nonce",
-                "games.context_processors.my_games",
-                "moderation.context_processors.notifications",
+                # The menu's badges (games waiting for a move, unread notifications).
+                "moderation.context_processors.menu",
             ],
             # {% partialdef %} everywhere without a {% load %} in each template.
             "builtins": ["template_partials.templatetags.partials"],

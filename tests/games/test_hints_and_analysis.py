@@ -251,3 +251,19 @@ def test_the_replay_of_a_costly_round_draws_the_computers_choice(
     assert choice.count('class="card') == 3 and "card--draft" in choice
     quiet = client_logged_in.get(replay + "?round=4").content.decode()
     assert 'data-testid="replay-mistake"' not in quiet and 'data-testid="better-turn"' not in quiet
+
+
+def test_the_keyboard_shortcuts_list_h_only_where_a_hint_is_offered(
+    client_logged_in: Client, user: User, solo_game: Game
+) -> None:
+    def shortcuts(game: Game) -> str:
+        page = client_logged_in.get(detail(game)).content.decode()
+        return page.split('data-testid="shortcuts"')[1].split("</details>")[0]
+
+    assert "<kbd>H</kbd>" in shortcuts(solo_game)
+    daily = services.game_create_daily(user=user)
+    assert "<kbd>H</kbd>" not in shortcuts(daily)
+    # The list drawn once per language is drawn in each.
+    user.language = "de"
+    user.save()
+    assert "<kbd>H</kbd>" in shortcuts(solo_game) and "Tastenkürzel" in shortcuts(solo_game)
