@@ -1,7 +1,7 @@
 """Server time of a round commit and of the game pages, and queries per commit.
 
     DJANGO_SETTINGS_MODULE=limes_site.settings.test python benchmarks/web_speed.py \
-        [--games 16] [--repeat 5]
+        [--games 16] [--repeat 5] [--redis redis://127.0.0.1:6379/5]
 
 Run by hand; prints a table of milliseconds, median and 95th percentile, per round.
 Everything runs in this process (Django's test client, no HTTP), so the figures are the
@@ -17,6 +17,11 @@ go in pairs of one ruleset: one commits through ``services.move_submit``, the ot
 the view, as the browser does (htmx POST to ``/games/<pk>/play/``, which also draws the
 next board). A first pass of eight such games warms the caches and counts queries; the
 timed games follow.
+
+``--redis URL`` keeps the cache and the sessions as production does when ``REDIS_URL`` is
+set (Redis, ``cached_db`` sessions: a signed-in request reads its session from Redis, not
+from the database); without it, the test settings' (an in-process cache, sessions in the
+database).
 """
 
 from __future__ import annotations
@@ -137,7 +142,7 @@ def stopwatch(into: list[float]) -> Iterator[None]:
     into.append(time.perf_counter() - start)
 
 
-def run(games: int, repeat: int) -> None:
+def run(games: int, repeat: int, redis: str = "") -> None:
     # Imported only now: settings read DATABASE_URL when Django sets up.
     from django.db import connection
     from django.test import Client, override_settings
@@ -150,6 +155,18 @@ def run(games: int, repeat: int) -> None:
     # final commit would then include the game's whole analysis. Queue them in the
     # database, as production does; nothing runs them here.
     override_settings(TASKS={"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}).enable()
+    if redis:
+        # Production's cache and sessions (limes_site.settings.base with REDIS_URL), under a
+        # key prefix of this run's own.
+        cache = {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": redis,
+            "KEY_PREFIX": f"bench_web_{os.getpid()}",
+        }
+        override_settings(
+            CACHES={"default": cache},
+            SESSION_ENGINE="django.contrib.sessions.backends.cached_db",
+        ).enable()
 
     user = User.objects.create_user(username="bench", password=None)
     client = Client(HTTP_HOST="localhost")
@@ -231,6 +248,7 @@ def run(games: int, repeat: int) -> None:
     for number in range(games):
         play(number, counting=False)
     wall, own, server, machine = (b - a for a, b in zip(before, clocks(database), strict=True))
+    client.logout()  # its session out of the cache as well
 
     print_table(times, queries, floor, games, repeat)
     print(
@@ -276,7 +294,9 @@ def print_table(
     driver = connection.Database.__name__  # type: ignore[attr-defined]
     print(
         f"Limes Online web speed — {settings.SETTINGS_MODULE}, DEBUG={settings.DEBUG}, "
-        f"{connection.vendor} {driver}, Python {sys.version.split()[0]}"
+        f"{connection.vendor} {driver}, Python {sys.version.split()[0]}; sessions "
+        f"{settings.SESSION_ENGINE.rsplit('.', 1)[1]}, cache "
+        f"{settings.CACHES['default']['BACKEND'].rsplit('.', 1)[1]}"
     )
     print(
         f"{games} timed games (four rulesets, reference player), {repeat} GETs of each page "
@@ -348,8 +368,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=16, help="timed games (default 16)")
     parser.add_argument("--repeat", type=int, default=5, help="GETs per page per round")
+    parser.add_argument(
+        "--redis", default="", help="cache and cached_db sessions in this Redis, as production"
+    )
     args = parser.parse_args()
-    in_throwaway_database(lambda: run(args.games, args.repeat))
+    in_throwaway_database(lambda: run(args.games, args.repeat, args.redis))
 
 
 def in_throwaway_database(body: Callable[[], None]) -> None:
