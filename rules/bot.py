@@ -7,12 +7,14 @@ Levels (``BOT_LEVELS``):
   For beginners. Deterministic per seed (the noise is drawn from the seed and position).
 - ``reference``: ``rules.reference_turn``, the one-ply greedy player that calibrates the deck.
 - ``strong``: one-ply search over every legal turn on an evaluation that estimates the
-  *final* score rather than the score as the landscape stands; the four best turns are then
-  ranked again by the expected evaluation after the best reply to each of a set of next
-  cards, the same cards for each turn (a two-ply expectimax). At least six next cards, more
-  when the round has few placements: as many as 1,200 valued placements of a next card buy
-  (``budget``), every unseen card when that covers them (the first round and most of rounds
-  12 to 15).
+  *final* score rather than the score as the landscape stands; the best turns of the six
+  best placements (two turns each at most) are then ranked again by the expected evaluation
+  after the best reply to each of a set of next cards, the same cards for each turn (a
+  two-ply expectimax). At least six next cards, more when the round has few placements: as
+  many as 1,200 valued placements of a next card buy (``budget``), every unseen card when
+  that covers them (the first round and most of rounds 12 to 15). Turns with one placement
+  leave one landscape, so their replies share its regions and their worth
+  (``_best_values``): a placement's second turn costs little.
 
 Nothing here knows the order of the cards to come: a level sees the board, this round's card
 and which cards of the deck are still unseen. ``hindsight_best`` is the exception on purpose:
@@ -42,10 +44,12 @@ cards: 44.70 on the same 300 deals (+1.35 +/- 0.15 paired), 44.99 on seeds 300-4
 (+1.63 +/- 0.21 against one-ply), 147 ms CPU median a move before the speed-up (about 80
 after it); 2 turns and 4 cards: +0.32 +/- 0.27 on 100 deals.
 
-Now (``budget`` 1,200): on 60 deals (seeds 0-59) 44.78 against 44.63 with six cards
-throughout (``budget`` 0), +0.15 +/- 0.23 paired, at 160 ms CPU median, 255 ms p95 a move
-against 97 and 178 (load average 2-5). Not yet measured over 1,000 deals: whether the goal
-of 45 is met is open (the 4-turn, 6-card two-ply alone: about 44.8 on 450 deals).
+With ``budget`` 1,200: 44.86 over 1,000 deals (SE 0.09), 139 ms CPU median a move. Sharing
+a placement's work between its turns then cut the CPU a move by about a fifth (the same
+choices), and that bought a wider shortlist. On the same 300 deals (seeds 0-299), paired
+against that default (44.77, 131 ms CPU median): the best turns of the 4 best placements,
+3 each, +0.09 +/- 0.12 at 176 ms; of the 6 best placements, 2 each, +0.32 +/- 0.14 at
+186 ms (the default now). See ``benchmarks/README.md`` for the 1,000-deal figures.
 """
 
 from __future__ import annotations
@@ -59,7 +63,17 @@ from functools import lru_cache
 from rules.board import Board, _MoveCache
 from rules.errors import InvalidInputError
 from rules.landscape import _EMPTY, _FIELD, _FOREST, _TOWER, _WATER
-from rules.model import ROUNDS, Card, MoveWorker, PlaceWorker, Point, Terrain, Turn, Variants
+from rules.model import (
+    ROUNDS,
+    Card,
+    MoveWorker,
+    Placement,
+    PlaceWorker,
+    Point,
+    Terrain,
+    Turn,
+    Variants,
+)
 from rules.players import reference_turn
 
 BOT_LEVELS: tuple[str, ...] = ("easy", "reference", "strong")
@@ -100,8 +114,9 @@ class _Weights:
     #: The growth is scaled by the share of open zones filled, to this power.
     fill_power: float = 1.0
     spare: float = 1.0
-    #: The best turns on the evaluation that the next card's expectation then ranks.
-    candidates: int = 4
+    #: The best turns on the evaluation that the next card's expectation then ranks (the
+    #: best placements, with ``per_placement``).
+    candidates: int = 6
     #: How many of the unseen cards that expectation averages over, at least.
     samples: int = 6
     #: More next cards when a round has few placements: as many as this many valued
@@ -109,6 +124,10 @@ class _Weights:
     budget: int = 1200
     #: Only turns within this many points of the best one are ranked again.
     margin: float = float("inf")
+    #: If set, ``candidates`` counts placements: the best turns of the best ``candidates``
+    #: placements are ranked again, this many of each at most (turns with one placement
+    #: share most of the two-ply's work).
+    per_placement: int = 2
 
 
 _STRONG = _Weights()
@@ -291,14 +310,29 @@ def _strong_choices(
     if rounds_left <= 0 or weights.candidates <= 1 or not unseen:
         return ranked
     best = ranked[0][0]
-    shortlist = [
-        entry for entry in ranked[: weights.candidates] if entry[0] >= best - weights.margin
-    ]
+    if weights.per_placement:
+        taken: Counter[Placement] = Counter()
+        shortlist = []
+        for entry in ranked:
+            placement = entry[1].placement
+            if entry[0] < best - weights.margin:
+                break
+            if placement not in taken and len(taken) == weights.candidates:
+                continue
+            if taken[placement] < weights.per_placement:
+                taken[placement] += 1
+                shortlist.append(entry)
+    else:
+        shortlist = [
+            entry for entry in ranked[: weights.candidates] if entry[0] >= best - weights.margin
+        ]
     if also is None and len(shortlist) <= 1:
         return ranked
     # As many next cards as the budget buys, the reply's placements being about as many as
     # this round's; counted before ``also`` joins, so an assessment sees the bot's cards.
-    work = len(shortlist) * len(board.legal_placements(variants))
+    placements = len({turn.placement for _, turn in shortlist})
+    turns = placements if weights.per_placement else len(shortlist)
+    work = turns * len(board.legal_placements(variants))
     count = max(weights.samples, weights.budget // work)
     if also is not None and all(turn != also for _, turn in shortlist):
         shortlist.append(next(entry for entry in ranked if entry[1] == also))
@@ -307,14 +341,19 @@ def _strong_choices(
     outlooks = [
         _Outlook.of([c for c in pool if c.number != n.number], rounds_left - 1) for n in nexts
     ]
-    valued = []
-    for _, turn in shortlist:
-        after = board.play(card, turn, variants)
-        replies = [
-            _best_value(after, n, variants, outlook, weights)
-            for n, outlook in zip(nexts, outlooks, strict=True)
-        ]
-        valued.append((sum(replies) / len(replies), turn))
+    # Turns with the same placement leave the same landscape: their replies share its work.
+    afters = [board.play(card, turn, variants) for _, turn in shortlist]
+    groups: dict[Placement, list[int]] = {}
+    for k, (_, turn) in enumerate(shortlist):
+        groups.setdefault(turn.placement, []).append(k)
+    sums = [0.0] * len(shortlist)
+    for group in groups.values():
+        boards = [afters[k] for k in group]
+        for n, outlook in zip(nexts, outlooks, strict=True):
+            values = _best_values(boards, n, variants, outlook, weights)
+            for k, value in zip(group, values, strict=True):
+                sums[k] += value
+    valued = [(total / len(nexts), turn) for total, (_, turn) in zip(sums, shortlist, strict=True)]
     order = sorted(range(len(valued)), key=lambda k: -valued[k][0])
     return [valued[k] for k in order]
 
@@ -381,60 +420,75 @@ def _evaluated(
 def _best_value(
     board: Board, card: Card, variants: Variants, outlook: _Outlook, weights: _Weights
 ) -> float:
-    # The value of the best turn ``_evaluated`` lists, without listing the turns: a worker's
-    # move is worth as much as its target's region, so targets count by region, not zone.
-    best = float("-inf")
+    # The value of the best turn ``_evaluated`` lists, without listing the turns.
+    return _best_values([board], card, variants, outlook, weights)[0]
+
+
+def _best_values(
+    boards: Sequence[Board], card: Card, variants: Variants, outlook: _Outlook, weights: _Weights
+) -> list[float]:
+    # For boards with the same cards (their workers may differ), the value of the best turn
+    # ``_evaluated`` lists for each, without listing the turns: a worker's move is worth as
+    # much as its target's region, so targets count by region, not zone. The landscape
+    # after each placement, its regions and their worth are the boards' to share.
+    best = [float("-inf")] * len(boards)
     rounds_left = outlook.rounds_left
     reserve = weights.reserve_end + (weights.reserve - weights.reserve_end) * (rounds_left - 1) / (
         ROUNDS - 2
     )
     spare_weight = weights.spare
     ferryman = variants.ferryman
-    for placement in board.legal_placements(variants):
-        after = board._with_card(card, placement)
+    for placement in boards[0].legal_placements(variants):
+        after = boards[0]._with_card(card, placement)
         landscape = after.landscape
         regions = landscape._analysis()
         worth = _worth(after, outlook, weights)
         region_of = regions.region_of
         top, left, width = landscape.top, landscape.left, landscape.width
-        workers = after.workers
-        occupied = Counter(region_of[(r - top) * width + c - left] for r, c in workers)
-        base = sum(worth[r] for r in occupied)
-        supply = after.supply
-        spare = len(workers) - len(occupied)
-        # (points gained, left supply, workers sharing a region) of each kind of action
-        options: list[tuple[float, int, int]] = [(base, supply, spare)]
-        if supply > 0:
-            for (r, c), _ in card.placed_zones(placement.card_at, placement.rotation):
-                region = region_of[(r - top) * width + c - left]
-                if region in occupied:
-                    options.append((base, supply - 1, spare + 1))
+        new_regions = [
+            region_of[(r - top) * width + c - left]
+            for (r, c), _ in card.placed_zones(placement.card_at, placement.rotation)
+        ]
+        for k, board in enumerate(boards):
+            workers = board.workers
+            occupied = Counter(region_of[(r - top) * width + c - left] for r, c in workers)
+            base = sum(worth[r] for r in occupied)
+            supply = board.supply
+            spare = len(workers) - len(occupied)
+            # (points gained, left supply, workers sharing a region) of each kind of action
+            options: list[tuple[float, int, int]] = [(base, supply, spare)]
+            if supply > 0:
+                for region in new_regions:
+                    if region in occupied:
+                        options.append((base, supply - 1, spare + 1))
+                    else:
+                        options.append((base + worth[region], supply - 1, spare))
+            for own in occupied:
+                if occupied[own] == 1:
+                    total, extra = base - worth[own], spare
                 else:
-                    options.append((base + worth[region], supply - 1, spare))
-        for own in occupied:
-            if occupied[own] == 1:
-                total, extra = base - worth[own], spare
-            else:
-                total, extra = base, spare - 1
-            targets = regions.neighbours[own]
-            if ferryman:
-                targets = set(targets)
-                for water in regions.neighbours[own]:
-                    if regions.terrain[water] == _WATER and water in occupied:
-                        targets |= regions.neighbours[water]
-                targets.discard(own)
-            # To a region of its own, or to join a worker (that one then may move on).
-            free = [worth[target] for target in targets if target not in occupied]
-            if free:
-                options.append((total + max(free), supply, extra))
-            if len(free) < len(targets):
-                options.append((total, supply, extra + 1))
-        for total, left_supply, extra in options:
-            if rounds_left:
-                total += reserve * min(left_supply, rounds_left)
-                total += spare_weight * extra
-            if total > best:
-                best = total
+                    total, extra = base, spare - 1
+                targets = regions.neighbours[own]
+                if ferryman:
+                    targets = set(targets)
+                    for water in regions.neighbours[own]:
+                        if regions.terrain[water] == _WATER and water in occupied:
+                            targets |= regions.neighbours[water]
+                    targets.discard(own)
+                # To a region of its own, or to join a worker (that one then may move on).
+                free = [worth[target] for target in targets if target not in occupied]
+                if free:
+                    options.append((total + max(free), supply, extra))
+                if len(free) < len(targets):
+                    options.append((total, supply, extra + 1))
+            value = best[k]
+            for total, left_supply, extra in options:
+                if rounds_left:
+                    total += reserve * min(left_supply, rounds_left)
+                    total += spare_weight * extra
+                if total > value:
+                    value = total
+            best[k] = value
     return best
 
 

@@ -185,7 +185,7 @@ def test_next_card_expectation_ranks_legal_turns(variants: Variants) -> None:
     from rules.bot import _strong_choices, _Weights
 
     board, card, unseen = position(21, variants, 6)
-    weights = _Weights(candidates=3, samples=2)
+    weights = _Weights(candidates=3, samples=2, per_placement=0)
     choices = _strong_choices(board, card, variants, unseen, 5, weights)
     assert len(choices) == 3
     assert [v for v, _ in choices] == sorted((v for v, _ in choices), reverse=True)
@@ -201,7 +201,7 @@ def test_next_card_expectation_only_reranks_close_turns() -> None:
 
     variants = Variants()
     board, card, unseen = position(21, variants, 6)
-    weights = _Weights(candidates=3, samples=2, margin=0.0)
+    weights = _Weights(candidates=3, samples=2, margin=0.0, per_placement=0)
     ranked = _strong_ranked(board, card, variants, unseen, weights)
     choices = _strong_choices(board, card, variants, unseen, 5, weights)
     tied = sum(value == ranked[0][0] for value, _ in ranked[:3])
@@ -224,3 +224,53 @@ def test_the_best_reply_value_is_the_best_listed_turn(
     outlook = _Outlook.of(unseen, 15 - rounds)
     listed = _evaluated(board, card, variants, outlook, _STRONG)
     assert _best_value(board, card, variants, outlook, _STRONG) == max(v for v, _ in listed)
+
+
+@POSITIONS
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    variants=st.sampled_from(ALL_VARIANTS),
+    rounds=st.integers(0, 14),
+)
+def test_boards_sharing_a_landscape_value_their_replies_as_each_alone(
+    seed: int, variants: Variants, rounds: int
+) -> None:
+    # The two-ply values the replies of turns with one placement together, sharing the
+    # landscape's work; each board's value must be the one it has alone.
+    from rules.bot import _STRONG, _best_value, _best_values, _Outlook
+
+    board, card, unseen = position(seed, variants, rounds)
+    placement = board.legal_placements(variants)[seed % len(board.legal_placements(variants))]
+    afters = [
+        board.play(card, turn, variants)
+        for turn in board.iter_turns(card, variants)
+        if turn.placement == placement
+    ]
+    assert len(afters) > 1  # doing nothing, and at least a worker placed on the card
+    following = unseen[seed % len(unseen)]
+    outlook = _Outlook.of([c for c in unseen if c != following], 14 - rounds)
+    together = _best_values(afters, following, variants, outlook, _STRONG)
+    assert together == [_best_value(a, following, variants, outlook, _STRONG) for a in afters]
+
+
+@pytest.mark.parametrize("variants", ALL_VARIANTS)
+def test_per_placement_ranks_the_best_turns_of_the_best_placements(variants: Variants) -> None:
+    # ``per_placement``: ``candidates`` counts placements; the best turns of each are ranked
+    # again by the two-ply, legal and best first.
+    from rules.bot import _strong_choices, _strong_ranked, _Weights
+
+    board, card, unseen = position(21, variants, 6)
+    weights = _Weights(candidates=2, samples=2, per_placement=3)
+    ranked = _strong_ranked(board, card, variants, unseen, weights)
+    best_two = list(dict.fromkeys(turn.placement for _, turn in ranked))[:2]
+    expected = [turn for placement in best_two for _, turn in ranked if turn.placement == placement]
+    expected = [
+        turn
+        for k, turn in enumerate(expected)
+        if sum(t.placement == turn.placement for t in expected[:k]) < 3
+    ]
+    choices = _strong_choices(board, card, variants, unseen, 5, weights)
+    assert sorted(map(repr, (turn for _, turn in choices))) == sorted(map(repr, expected))
+    assert [v for v, _ in choices] == sorted((v for v, _ in choices), reverse=True)
+    for _, turn in choices:
+        board.play(card, turn, variants)
