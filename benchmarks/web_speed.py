@@ -293,7 +293,7 @@ def print_table(
     # The backend's DB-API module (psycopg, sqlite3); django-stubs does not declare it.
     driver = connection.Database.__name__  # type: ignore[attr-defined]
     print(
-        f"Limes Online web speed — {settings.SETTINGS_MODULE}, DEBUG={settings.DEBUG}, "
+        f"Limes Online web speed — {os.environ['DJANGO_SETTINGS_MODULE']}, DEBUG={settings.DEBUG}, "
         f"{connection.vendor} {driver}, Python {sys.version.split()[0]}; sessions "
         f"{settings.SESSION_ENGINE.rsplit('.', 1)[1]}, cache "
         f"{settings.CACHES['default']['BACKEND'].rsplit('.', 1)[1]}"

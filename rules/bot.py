@@ -49,7 +49,8 @@ a placement's work between its turns then cut the CPU a move by about a fifth (t
 choices), and that bought a wider shortlist. On the same 300 deals (seeds 0-299), paired
 against that default (44.77, 131 ms CPU median): the best turns of the 4 best placements,
 3 each, +0.09 +/- 0.12 at 176 ms; of the 6 best placements, 2 each, +0.32 +/- 0.14 at
-186 ms (the default now). See ``benchmarks/README.md`` for the 1,000-deal figures.
+186 ms (the default now). Over 1,000 deals (seeds 0-999): 45.25 (SE 0.09), the reference
+player 37.41, 176 ms CPU median a move (p95 284); ``benchmarks/README.md`` has the runs.
 """
 
 from __future__ import annotations
