@@ -28,7 +28,7 @@ by the share of the open zones the remaining rounds will fill. A worker still in
 supply is worth ``reserve`` points while a round remains to place it, so workers are no
 longer spent on a one-point region in round 2. The last round's evaluation is the exact
 score. Regions are analysed once per placement, each worker action then costs a few
-additions; a reply of the two-ply is valued without listing its turns (``_best_value``: a
+additions; a reply of the two-ply is valued without listing its turns (``_best_values``: a
 worker's move is worth its target's region, so targets count by region, not zone), and
 open zones beside a region are counted on bit masks. That halved the two-ply's time a move.
 
@@ -416,13 +416,6 @@ def _evaluated(
                 total += weights.spare * extra
             result.append((total, Turn(placement, action)))
     return result
-
-
-def _best_value(
-    board: Board, card: Card, variants: Variants, outlook: _Outlook, weights: _Weights
-) -> float:
-    # The value of the best turn ``_evaluated`` lists, without listing the turns.
-    return _best_values([board], card, variants, outlook, weights)[0]
 
 
 def _best_values(

@@ -218,12 +218,12 @@ def test_the_best_reply_value_is_the_best_listed_turn(
     seed: int, variants: Variants, rounds: int
 ) -> None:
     # The two-ply values a reply without listing its turns; it must agree with the listing.
-    from rules.bot import _STRONG, _best_value, _evaluated, _Outlook
+    from rules.bot import _STRONG, _best_values, _evaluated, _Outlook
 
     board, card, unseen = position(seed, variants, rounds)
     outlook = _Outlook.of(unseen, 15 - rounds)
     listed = _evaluated(board, card, variants, outlook, _STRONG)
-    assert _best_value(board, card, variants, outlook, _STRONG) == max(v for v, _ in listed)
+    assert _best_values([board], card, variants, outlook, _STRONG) == [max(v for v, _ in listed)]
 
 
 @POSITIONS
@@ -237,7 +237,7 @@ def test_boards_sharing_a_landscape_value_their_replies_as_each_alone(
 ) -> None:
     # The two-ply values the replies of turns with one placement together, sharing the
     # landscape's work; each board's value must be the one it has alone.
-    from rules.bot import _STRONG, _best_value, _best_values, _Outlook
+    from rules.bot import _STRONG, _best_values, _Outlook
 
     board, card, unseen = position(seed, variants, rounds)
     placement = board.legal_placements(variants)[seed % len(board.legal_placements(variants))]
@@ -250,7 +250,7 @@ def test_boards_sharing_a_landscape_value_their_replies_as_each_alone(
     following = unseen[seed % len(unseen)]
     outlook = _Outlook.of([c for c in unseen if c != following], 14 - rounds)
     together = _best_values(afters, following, variants, outlook, _STRONG)
-    assert together == [_best_value(a, following, variants, outlook, _STRONG) for a in afters]
+    assert together == [_best_values([a], following, variants, outlook, _STRONG)[0] for a in afters]
 
 
 @pytest.mark.parametrize("variants", ALL_VARIANTS)
