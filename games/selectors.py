@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import datetime
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -189,7 +189,7 @@ def _seats_with_game_and_players(game_id: int) -> list[Seat]:
     """What ``list(_seat_rows().filter(game_id=game_id))`` gives, from SQL compiled once."""
     plan = _seat_rows_plan()
     with connection.cursor() as cursor:
-        cursor.execute(plan.sql, [game_id if p is _GAME_ID else p for p in plan.params])
+        cursor.execute(plan.sql, id_filled(plan.params, game_id))
         rows = cursor.fetchall()
     if plan.converters:
         rows = list(plan.compiler.apply_converters(rows, plan.converters))
@@ -216,7 +216,22 @@ class _RowsPlan:
     populators: list[Any]
 
 
-_GAME_ID = object()  # where the game's id goes in the parameters of _seat_rows_plan
+#: A stand-in id for SQL compiled once (``id_slotted``); no row has a negative id.
+STAND_IN_ID = -271828
+_ID_SLOT = object()  # where the id goes among the parameters of SQL compiled once
+
+
+def id_slotted(sql_params: tuple[str, Sequence[Any]]) -> tuple[str, list[Any]]:
+    """SQL compiled once for ``STAND_IN_ID``, its parameters with a slot for the id that
+    ``id_filled`` fills at each use. The stand-in must be the only number among them."""
+    sql, params = sql_params
+    assert [p for p in params if not isinstance(p, str)] == [STAND_IN_ID], params
+    return sql, [_ID_SLOT if p == STAND_IN_ID else p for p in params]
+
+
+def id_filled(params: Sequence[Any], pk: int) -> list[Any]:
+    """The parameters of SQL from ``id_slotted`` with ``pk`` in the id's slot."""
+    return [pk if p is _ID_SLOT else p for p in params]
 
 
 @cache
@@ -225,11 +240,9 @@ def _seat_rows_plan() -> _RowsPlan:
     # three tables): the ORM took longer to compile that query than the database to run
     # it. Compiled once per process for a stand-in id, the way Django's ModelIterable
     # then reads the rows.
-    stand_in = -271828
-    queryset = _seat_rows().filter(game_id=stand_in)
+    queryset = _seat_rows().filter(game_id=STAND_IN_ID)
     compiler = queryset.query.get_compiler(using=queryset.db)
-    sql, params = compiler.as_sql()
-    assert [p for p in params if not isinstance(p, str)] == [stand_in], params
+    sql, params = id_slotted(compiler.as_sql())
     klass_info = compiler.klass_info
     assert klass_info is not None
     select = compiler.select
@@ -237,7 +250,7 @@ def _seat_rows_plan() -> _RowsPlan:
     start, end = fields[0], fields[-1] + 1
     return _RowsPlan(
         sql=sql,
-        params=[_GAME_ID if p == stand_in else p for p in params],
+        params=params,
         db=queryset.db,
         compiler=compiler,
         converters=compiler.get_converters([s[0] for s in select[: compiler.col_count]]),

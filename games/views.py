@@ -76,13 +76,18 @@ def game_new(request: AuthenticatedHttpRequest) -> HttpResponse:
     return redirect("games:detail", pk=game.pk)
 
 
-def _load(request: HtmxHttpRequest, pk: int) -> tuple[Game, rules.Game, Seat | None]:
+def _game_or_404(pk: int) -> Game:
     game = selectors.game_with_seats(pk)
     if game is None:
         raise Http404(_("No such game."))
+    return game
+
+
+def _load(request: HtmxHttpRequest, pk: int) -> tuple[Game, rules.Game, Seat | None]:
+    game = _game_or_404(pk)
     # Deadlines are enforced whenever a game is looked at, not only by the scheduler.
     if services.deadlines_enforce(game=game):
-        game = get_object_or_404(selectors.games_with_seats(), pk=pk)
+        game = _game_or_404(pk)
     seat = selectors.seat_for(game, request.user)
     if not selectors.can_watch(game, request.user, seat):
         raise Http404(_("No such game."))

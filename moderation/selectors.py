@@ -15,7 +15,7 @@ from django.db.models import F, Q, QuerySet
 import rules
 from accounts.models import Notification, User
 from games.models import SoloResult
-from games.selectors import deck, seats_waiting
+from games.selectors import STAND_IN_ID, deck, id_filled, id_slotted, seats_waiting
 from moderation.models import Report, ResultCheck
 
 MODERATORS_GROUP = "Moderators"
@@ -72,12 +72,9 @@ def menu_counts(*, user: User) -> MenuCounts:
     """Games waiting for the user's move and their unread notifications, in one query."""
     sql, params = _menu_counts_sql()
     with connection.cursor() as cursor:
-        cursor.execute(sql, [user.pk if p is _USER else p for p in params])
+        cursor.execute(sql, id_filled(params, user.pk))
         waiting, unread = cursor.fetchone()
     return MenuCounts(waiting, unread)
-
-
-_USER = object()  # where the player's id goes in the parameters of _menu_counts_sql
 
 
 @cache
@@ -85,15 +82,13 @@ def _menu_counts_sql() -> tuple[str, list[Any]]:
     # Every page a player sees shows the badges: the ORM builds the two counts once per
     # process, from the selectors' own querysets, for a stand-in id; each page then only
     # puts in the player's.
-    stand_in = User(pk=-271828)
+    stand_in = User(pk=STAND_IN_ID)
     parts: list[str] = []
     params: list[Any] = []
     for queryset in (seats_waiting(stand_in), notifications_unread(user=stand_in)):
-        sql, counted_params = queryset.order_by().values("pk").query.sql_with_params()
+        sql, counted_params = id_slotted(queryset.order_by().values("pk").query.sql_with_params())
         parts.append(f"(SELECT COUNT(*) FROM ({sql}) AS counted)")
-        # The stand-in id is the only number among them (the rest are the statuses).
-        assert [p for p in counted_params if not isinstance(p, str)] == [stand_in.pk]
-        params += [_USER if p == stand_in.pk else p for p in counted_params]
+        params += counted_params
     return "SELECT " + ", ".join(parts), params
 
 

@@ -35,28 +35,26 @@ def score_table(view: BoardView) -> SafeString:
 @register.simple_tag
 def scoring_help() -> SafeString:
     """How scoring works (games/_scoring_help.html), folded beside a score table."""
-    if settings.DEBUG:
-        # Templates edited while the development server runs show at once.
-        return _scoring_help.__wrapped__(get_language())
-    return _scoring_help(get_language())
-
-
-@lru_cache(maxsize=16)
-def _scoring_help(language: str | None) -> SafeString:
-    # The same words for everyone in a language: drawn once per process and language.
-    return mark_safe(render_to_string("games/_scoring_help.html"))
+    return _drawn_once("games/_scoring_help.html")
 
 
 @register.simple_tag
 def keyboard_shortcuts(hint_allowed: bool) -> SafeString:
     """The board's keyboard shortcuts (games/_shortcuts.html), H among them if hints are."""
+    return _drawn_once("games/_shortcuts.html", hint_allowed=bool(hint_allowed))
+
+
+def _drawn_once(template_name: str, **context: bool) -> SafeString:
+    # The same markup for everyone in a language: drawn once per process, language and
+    # context. While DEBUG, at every use, so templates edited under runserver show at once.
+    key = (get_language(), template_name, tuple(sorted(context.items())))
     if settings.DEBUG:
-        return _keyboard_shortcuts.__wrapped__(get_language(), bool(hint_allowed))
-    return _keyboard_shortcuts(get_language(), bool(hint_allowed))
+        return _drawn.__wrapped__(*key)
+    return _drawn(*key)
 
 
 @lru_cache(maxsize=32)
-def _keyboard_shortcuts(language: str | None, hint_allowed: bool) -> SafeString:
-    # The same for every draft: drawn once per process, language and hint or not.
-    html = render_to_string("games/_shortcuts.html", {"hint_allowed": hint_allowed})
-    return mark_safe(html.rstrip("\n"))
+def _drawn(
+    language: str | None, template_name: str, context: tuple[tuple[str, bool], ...]
+) -> SafeString:
+    return mark_safe(render_to_string(template_name, dict(context)).rstrip("\n"))
