@@ -4,6 +4,8 @@ import re
 from typing import Any
 
 from allauth.account.adapter import DefaultAccountAdapter
+from allauth.mfa.adapter import DefaultMFAAdapter
+from allauth.mfa.models import Authenticator
 from django.conf import settings
 from django.contrib.auth import logout
 from django.contrib.auth.base_user import AbstractBaseUser
@@ -82,6 +84,18 @@ class AccountAdapter(DefaultAccountAdapter):  # type: ignore[misc]
             return redirect("moderation:banned")
         response: HttpResponse | None = super().pre_login(request, user, **kwargs)
         return response
+
+
+class MFAAdapter(DefaultMFAAdapter):  # type: ignore[misc]
+    """allauth.mfa hooks: where staff need a second factor, they cannot switch it off."""
+
+    def can_delete_authenticator(self, authenticator: Authenticator) -> bool:
+        user = authenticator.user
+        if not (settings.LIMES_STAFF_NEED_MFA and user.is_staff):
+            return True
+        # Another way in (an app or a passkey) may stay; recovery codes alone do not count.
+        others = Authenticator.objects.filter(user=user).exclude(pk=authenticator.pk)
+        return bool(others.exclude(type=Authenticator.Type.RECOVERY_CODES).exists())
 
 
 def remember_ban(request: HttpRequest, user: User) -> None:

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from django.apps import AppConfig
+from django.db.models.signals import post_migrate
 from django.utils.translation import gettext_lazy as _
 
 
@@ -10,4 +11,8 @@ class AccountsConfig(AppConfig):
     verbose_name = _("Accounts")
 
     def ready(self) -> None:
-        from accounts import checks  # noqa: F401  (registers the deployment checks)
+        from accounts import checks  # (registers the deployment checks)
+
+        # Every `migrate` also creates the database cache's table where that cache is used
+        # (production without Redis): the throttles' counters have a place from the start.
+        post_migrate.connect(checks.cache_tables_create, sender=self, dispatch_uid="cache_tables")

@@ -6,6 +6,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.checks import CheckMessage, Tags, Warning, register
+from django.core.management import call_command
 
 # Caches whose counters live inside one process: with several workers, each keeps its own.
 _PER_PROCESS = (
@@ -29,3 +30,13 @@ def check_shared_throttle_cache(app_configs: Any = None, **kwargs: Any) -> list[
             )
         ]
     return []
+
+
+def cache_tables_create(*, using: str = "default", **kwargs: Any) -> None:
+    """``post_migrate`` receiver: ``createcachetable`` where a cache lives in the database.
+
+    Without it, production without Redis answers 500 to every throttled request until
+    someone remembers to run the command; it skips tables that exist.
+    """
+    if any(cache["BACKEND"].endswith("DatabaseCache") for cache in settings.CACHES.values()):
+        call_command("createcachetable", database=using, verbosity=0)

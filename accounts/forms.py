@@ -25,6 +25,10 @@ class ProfileForm(forms.Form):
         label=_("Email me when a correspondence game waits for my move"),
         required=False,
     )
+    move_sound = forms.BooleanField(
+        label=_("Play a sound when a game waits for my move"),
+        required=False,
+    )
 
 
 class DeleteAccountForm(forms.Form):

@@ -26,6 +26,8 @@ class User(AbstractUser):
     notify_by_email = models.BooleanField(
         _("email me when a correspondence game waits for my move"), default=True
     )
+    # Off by default: a page that beeps unasked is a page people close.
+    move_sound = models.BooleanField(_("play a sound when a game waits for my move"), default=False)
     # The ban in force, if any (the history is in moderation.Ban). A ban ends by itself:
     # the account counts as banned only while ``banned_until`` lies in the future.
     banned_until = models.DateTimeField(_("banned until"), null=True, blank=True)

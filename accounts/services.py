@@ -13,13 +13,17 @@ from accounts.signals import user_deleting
 
 
 @transaction.atomic
-def user_update_profile(*, user: User, bio: str, notify_by_email: bool | None = None) -> User:
+def user_update_profile(
+    *, user: User, bio: str, notify_by_email: bool | None = None, move_sound: bool | None = None
+) -> User:
     """Save the player's profile text and choices; raises ValidationError if too long."""
     user.bio = bio
     if notify_by_email is not None:
         user.notify_by_email = notify_by_email
+    if move_sound is not None:
+        user.move_sound = move_sound
     user.full_clean()
-    user.save(update_fields=["bio", "notify_by_email"])
+    user.save(update_fields=["bio", "notify_by_email", "move_sound"])
     return user
 
 

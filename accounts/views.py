@@ -1,12 +1,20 @@
 from __future__ import annotations
 
+import time
+
+from allauth.account import app_settings as allauth_account
+from allauth.account.authentication import get_authentication_records
+from allauth.account.decorators import reauthentication_required
+from allauth.mfa.utils import is_mfa_enabled
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth import logout
+from django.contrib.auth import REDIRECT_FIELD_NAME, logout
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 from django.views.i18n import set_language
@@ -30,6 +38,7 @@ def account_settings(request: AuthenticatedHttpRequest) -> HttpResponse:
                     user=user,
                     bio=form.cleaned_data["bio"],
                     notify_by_email=form.cleaned_data["notify_by_email"],
+                    move_sound=form.cleaned_data["move_sound"],
                 )
             except ValidationError as error:
                 form.add_error(None, error)
@@ -37,15 +46,28 @@ def account_settings(request: AuthenticatedHttpRequest) -> HttpResponse:
                 messages.success(request, _("Your profile was saved."))
                 return redirect("accounts:settings")
     else:
-        form = ProfileForm(initial={"bio": user.bio, "notify_by_email": user.notify_by_email})
+        form = ProfileForm(
+            initial={
+                "bio": user.bio,
+                "notify_by_email": user.notify_by_email,
+                "move_sound": user.move_sound,
+            }
+        )
     return render(request, "accounts/settings.html", {"form": form})
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
+# The deletion itself needs the password again (allauth's reauthentication), not just a
+# session someone might have left open: the page shows, the POST is held until then.
+@reauthentication_required(allow_get=True)  # type: ignore[untyped-decorator]
 def account_delete(request: AuthenticatedHttpRequest) -> HttpResponse:
     """Confirm, then anonymise the signed-in player's account and sign them out."""
     user = request.user
+    if request.method == "POST" and not _second_factor_recent(request):
+        # Where a second factor is set, it is asked for too.
+        query = urlencode({REDIRECT_FIELD_NAME: request.path})
+        return redirect(f"{reverse('mfa_reauthenticate')}?{query}")
     if request.method == "POST":
         form = DeleteAccountForm(request.POST, user=user)
         if form.is_valid():
@@ -58,6 +80,17 @@ def account_delete(request: AuthenticatedHttpRequest) -> HttpResponse:
     else:
         form = DeleteAccountForm(user=user)
     return render(request, "accounts/delete.html", {"form": form})
+
+
+def _second_factor_recent(request: AuthenticatedHttpRequest) -> bool:
+    # True for an account without a second factor.
+    if not is_mfa_enabled(request.user):
+        return True
+    timeout = allauth_account.REAUTHENTICATION_TIMEOUT
+    return any(
+        record.get("method") == "mfa" and time.time() - record.get("at", 0) < timeout
+        for record in get_authentication_records(request, request.user)
+    )
 
 
 @require_POST

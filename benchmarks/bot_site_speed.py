@@ -47,7 +47,7 @@ def run(games: int, par_days: int, par_budget: float) -> None:
 
     import rules
     from accounts.models import User
-    from games import analysis, selectors, services
+    from games import analysis, rebuild, services
     from games.models import Game
 
     user = User.objects.create_user("bench", password="bench-pw-123")
@@ -69,17 +69,19 @@ def run(games: int, par_days: int, par_budget: float) -> None:
             with stopwatch(times["hint (POST view)"]):
                 response = client.post(url, headers=HTMX)
             assert response.status_code == 200, response.content[:200]
-            state = selectors.rules_game(game)
+            state = rebuild.rules_game(game)
             card = state.current_card
             assert card is not None
             board = state.boards[user.username]
-            unseen = selectors.unseen_cards(state)
+            unseen = rebuild.unseen_cards(state)
             for level in rules.BOT_LEVELS:
                 with stopwatch(times[f"bot_turn {level}"]):
                     turn = rules.bot_turn(
                         board, card, unseen=unseen, variants=state.variants, level=level
                     )
-            game = services.move_submit(game=game, user=user, round_number=state.round, turn=turn)
+            game = services.move_submit(
+                game_id=game.pk, user=user, round_number=state.round, turn=turn
+            ).game
         game = Game.objects.get(pk=game.pk)
         seat = game.seats.get()
         with stopwatch(times["analysis (16 rounds)"]):

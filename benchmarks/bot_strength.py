@@ -2,8 +2,9 @@
 
     python benchmarks/bot_strength.py [--games 1000] [--level strong]
         [--variants standard,diagonal,ferryman,both] [--jobs 2] [--seed 0]
-        [--weights candidates=4,samples=8] [--totals PATH]
+        [--weights candidates=4,samples=8] [--evaluation PATH] [--totals PATH]
     python benchmarks/bot_strength.py --protocol [--games 20] [--level strong] ...
+    python benchmarks/bot_strength.py --analysis [--games 50]
 
 Game ``i`` deals its 16 cards with ``random.Random(seed + i)``, as
 ``calibrate_deck.py`` does, so the reference figures of the standard deck match its table.
@@ -12,9 +13,13 @@ the mean with its standard error, the share of each band of the solo table and t
 milliseconds per move (wall clock around ``bot_turn``, median and p95; with ``--jobs 2``
 the jobs share the machine's cores, so the figures include that contention) and the CPU
 milliseconds per move (``time.process_time``, median and p95), which other load on the
-machine does not inflate. ``--weights`` overrides fields of the strong level's ``_Weights``
-for the run (to compare settings on the same deals); ``--totals`` writes every deal's
-totals as JSON, for paired comparisons between runs.
+machine does not inflate. ``--weights`` overrides fields of a searching level's ``Search``
+or of its evaluation (``HandWeights``) for the run, ``--evaluation`` its learned weights (a
+file ``benchmarks/train_evaluator.py`` wrote), to compare settings on the same deals;
+``--totals`` writes every deal's totals as JSON, for paired comparisons between runs.
+
+``--analysis`` times the post-game analysis of a seat (CPU seconds), on the reference
+player's games of the deals.
 
 ``--protocol`` plays the deals through ``python -m rules bot`` instead, one subprocess per
 variant, and times each line from written to answer read (FORMATS.md section 4); every
@@ -38,8 +43,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from rules import (
     Board,
+    BotLevel,
     SoloRating,
     Variants,
+    assess_turn,
     bot_turn,
     load_deck,
     reference_turn,
@@ -115,27 +122,37 @@ def header() -> str:
     )
 
 
-def set_weights(spec: str) -> str:
-    """Override fields of the strong level's weights (``name=value,...``); the workers fork
-    after this, so they play with them. Returns the weights in effect."""
+def set_weights(level: str, spec: str, evaluation: str = "") -> str:
+    """Override fields of a searching level's search or evaluation (``name=value,...``),
+    and its learned weights with a weights file; the workers fork after this, so they play
+    with them. Returns the search in effect."""
     import rules.bot
+    from rules.evaluation import LearnedWeights
 
-    weights = rules.bot._STRONG
+    search = rules.bot.search_of(BotLevel(level))
+    if evaluation:
+        weights = LearnedWeights.from_json(json.loads(Path(evaluation).read_text()))
+        search = dataclasses.replace(search, evaluation=weights)
     if spec:
         changes: dict[str, float | int] = {}
+        evaluation_changes: dict[str, float | int] = {}
         for item in spec.split(","):
-            name, value = item.split("=")
-            kind = type(getattr(weights, name.strip()))
-            changes[name.strip()] = kind(value)
-        weights = dataclasses.replace(weights, **changes)  # type: ignore[arg-type]
-        rules.bot._STRONG = weights
-    return repr(weights)
+            name, value = (part.strip() for part in item.split("="))
+            if hasattr(search, name):
+                changes[name] = type(getattr(search, name))(value)
+            else:
+                evaluation_changes[name] = type(getattr(search.evaluation, name))(value)
+        if evaluation_changes:
+            changes["evaluation"] = dataclasses.replace(search.evaluation, **evaluation_changes)  # type: ignore[type-var, assignment]
+        search = dataclasses.replace(search, **changes)  # type: ignore[arg-type]
+    rules.bot.set_search(BotLevel(level), search)
+    return repr(search)
 
 
 def strength(args: argparse.Namespace) -> None:
     print(f"level {args.level}, {args.games} deals from seed {args.seed}, jobs {args.jobs}")
-    if args.level == "strong":
-        print(set_weights(args.weights))
+    if args.level in ("strong", "master"):
+        print(set_weights(args.level, args.weights, args.evaluation))
     everything: dict[str, list[list[int]]] = {}
     print(header())
     for variant in args.variants.split(","):
@@ -157,6 +174,28 @@ def strength(args: argparse.Namespace) -> None:
         )
     if args.totals:
         Path(args.totals).write_text(json.dumps(everything))
+
+
+def analysis(args: argparse.Namespace) -> None:
+    """CPU seconds of a post-game analysis of one seat (``assess_turn`` on each of its 16
+    rounds, what ``games.analysis.assess_seat`` calls), on the reference player's games."""
+    deck = load_deck()
+    per_seat = []
+    for i in range(args.games):
+        numbers = deck.deal(random.Random(args.seed + i))
+        board = Board()
+        started = time.process_time()
+        for k, number in enumerate(numbers):
+            card = deck.card(number)
+            unseen = [c for c in deck if c.number not in numbers[: k + 1]]
+            played = reference_turn(board, card)
+            assess_turn(board, card, played, unseen=unseen, seed=args.seed + i)
+            board = board.play(card, played)
+        per_seat.append(time.process_time() - started)
+    print(
+        f"analysis of {args.games} seats: CPU s a seat median {percentile(per_seat, 50):.3f}, "
+        f"p95 {percentile(per_seat, 95):.3f}, max {max(per_seat):.3f}"
+    )
 
 
 def protocol(args: argparse.Namespace) -> None:
@@ -212,12 +251,16 @@ def main() -> None:
     parser.add_argument("--variants", default="standard,diagonal,ferryman,both")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--weights", default="", help="strong weights, name=value,...")
+    parser.add_argument("--weights", default="", help="search settings, name=value,...")
+    parser.add_argument("--evaluation", default="", help="learned weights file to play with")
     parser.add_argument("--totals", default="", help="write every deal's totals as JSON")
     parser.add_argument("--protocol", action="store_true", help="time lines through the CLI")
+    parser.add_argument("--analysis", action="store_true", help="CPU of a seat's analysis")
     args = parser.parse_args()
     if args.protocol:
         protocol(args)
+    elif args.analysis:
+        analysis(args)
     else:
         strength(args)
 

@@ -2,7 +2,7 @@
 
     scripts/cluster up                      # with the same PORT, DATABASE_URL and CLUSTER_DIR
     python benchmarks/load_cluster.py --users 20,40,80 [--duration 90] [--spawn-rate 4] \
-        [--kill-app1-at 30 [--restart-after 20]]
+        [--kill-app1-at 30 [--restart-after 20]] [--push]
 
 Run by hand. It signs ``max(users)`` players in (sessions made in the cluster's database,
 so that allauth's limit of sign-ins per address does not throttle one load client), then
@@ -64,6 +64,7 @@ KINDS = [
     "board partial",
     "game page",
     "poll",
+    "delivery",
     "new game",
     "home, signed in",
     "lobby",
@@ -112,7 +113,7 @@ def make_sessions(args: argparse.Namespace, count: int, into: Path) -> None:
 def group_cpu(folder: Path) -> float:
     """CPU seconds so far of the cluster's processes (each pid file's process group)."""
     groups = set()
-    for name in ("proxy", "app1", "app2", "worker"):
+    for name in ("proxy", "app1", "app2", "worker", "worker2"):
         with contextlib.suppress(OSError, ValueError):
             groups.add(int((folder / f"{name}.pid").read_text()))
     ticks = os.sysconf("SC_CLK_TCK")
@@ -188,6 +189,7 @@ def run(args: argparse.Namespace, users: int, sessions: Path, out: Path) -> None
         **os.environ,
         "LIMES_LOAD_SESSIONS": str(sessions),
         "LIMES_LOAD_MOVES": str(moves_file),
+        "LIMES_LOAD_PUSH": "1" if args.push else "0",
     }
     command = [
         *(sys.executable, "-m", "locust", "-f", str(ROOT / "benchmarks" / "locustfile.py")),
@@ -221,7 +223,8 @@ def run(args: argparse.Namespace, users: int, sessions: Path, out: Path) -> None
         killer.join(timeout=120)
 
     cluster, database, machine = (b - a for a, b in zip(before, after, strict=True))
-    print(f"\n### {users} users, {args.duration} s" + (" (app1 killed)" if killer else ""))
+    mode = "push" if args.push else "polling"
+    print(f"\n### {users} users, {args.duration} s, {mode}" + (" (app1 killed)" if killer else ""))
     if killer is not None:
         print("CPU: not counted (the killed server's processes took theirs with them)")
     else:
@@ -274,6 +277,9 @@ def main() -> None:
     parser.add_argument(
         "--database-url",
         default=os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/limes_cluster"),
+    )
+    parser.add_argument(
+        "--push", action="store_true", help="pages listen to their event streams, not polls"
     )
     parser.add_argument("--kill-app1-at", type=float, default=None)
     parser.add_argument("--restart-after", type=float, default=None)

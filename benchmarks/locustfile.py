@@ -17,6 +17,12 @@ The mix, by weight of simulated users:
 - one floor probe: the anonymous home page (no query, a small template) twice a second.
 Every commit that the server accepted is written to ``LIMES_LOAD_MOVES`` (game, round) so
 that load_cluster.py can compare them with the moves stored.
+
+With ``LIMES_LOAD_PUSH=1`` the multiplayer pages behave as with server push: each holds its
+game's event stream open (``games.streams``) and polls only when an event arrives (or after
+30 s without one, as a fallback would), instead of every 2 s. Either way, "delivery" is
+the time from the moment a player sent a commit to the moment the other player's page had
+its update (its poll's answer), as locust's own request kind.
 """
 
 from __future__ import annotations
@@ -33,6 +39,8 @@ import time
 from pathlib import Path
 from urllib.parse import urlencode
 
+import gevent  # type: ignore[import-untyped]
+from gevent.event import Event as Signal  # type: ignore[import-untyped]
 from locust import HttpUser, between, constant, events, task
 from locust.clients import ResponseContextManager
 from locust.exception import StopUser
@@ -47,11 +55,16 @@ from benchmarks.play_http import (
     Landscape,
     page_poll_token,
     page_round,
+    page_stream_path,
     page_version,
 )
+from benchmarks.sse_client import EventStream
 
 ALLOWED_HOST = "http://127.0.0.1"  # loopback only: never load any other address
 POLL_SECONDS = 2.0
+PUSH = os.environ.get("LIMES_LOAD_PUSH") == "1"
+# With push, a page that heard nothing for this long polls anyway (a stream may be down).
+PUSH_FALLBACK_SECONDS = 30.0
 INVITE = re.compile(r"/join/([A-Z0-9]{8})/")
 RULESETS = ["standard", "diagonal", "ferryman", "both"]
 BOARDS = ["best", "week", "average", "rating"]
@@ -73,6 +86,10 @@ _next_session = itertools.count()
 # Invitations (game path, code) from openers to joiners.
 _open_games: queue.Queue[tuple[str, str]] = queue.Queue()
 _moves_lock = threading.Lock()
+# By (game address, the version a commit made): who sent that commit and when; and who
+# had it on their page and when, if that came first (it may arrive before the answer).
+_commits: dict[tuple[str, int], tuple[str, float]] = {}
+_received: dict[tuple[str, int], list[tuple[str, float]]] = {}
 _moves_file = open(  # noqa: SIM115 - open for the whole run, closed at its end
     os.environ.get("LIMES_LOAD_MOVES", "var/load/moves.jsonl"), "a", encoding="utf-8"
 )
@@ -150,6 +167,7 @@ class SignedIn(HttpUser):
         game = GAME_PATH.search(path)
         assert game is not None
         _record_move(game.group(1), self.player["username"], round_number, None)
+        sent = time.monotonic()
         with self.post(f"{path}play/", "commit", {"round": str(round_number), **fields}) as answer:
             text = str(answer.text or "")
             ok = answer.status_code == 200 and 'data-testid="error"' not in text
@@ -157,7 +175,25 @@ class SignedIn(HttpUser):
             if not ok:
                 answer.failure(f"status {answer.status_code}: {text[:120]!r}")
                 return None
+            version = page_version(text)
+            if version is not None:
+                key = (path, version)
+                _commits[key] = (self.player["username"], sent)
+                for player, received in _received.pop(key, []):
+                    if player != self.player["username"]:
+                        self.delivery(player, sent, received)
             return self._remember_token(text)
+
+    def delivery(self, receiver: str, sent: float, received: float) -> None:
+        """A commit reached the other player's page: its delivery time, as a request."""
+        self.environment.events.request.fire(
+            request_type="PUSH" if PUSH else "POLL",
+            name="delivery",
+            response_time=(received - sent) * 1e3,
+            response_length=0,
+            exception=None,
+            context={},
+        )
 
 
 class SoloPlayer(SignedIn):
@@ -212,12 +248,26 @@ class MultiPlayer(SignedIn):
     abstract = True
     wait_time = between(1, 3)
 
+    def on_start(self) -> None:
+        super().on_start()
+        self.news = Signal()
+        self.listener: gevent.Greenlet[None] | None = None
+
+    def on_stop(self) -> None:
+        self.close_stream()
+
     @task
     def play_a_game(self) -> None:
-        url = self.find_game()
+        try:
+            self.play(self.find_game())
+        finally:
+            self.close_stream()
+
+    def play(self, url: str | None) -> None:
         if url is None:
             return
         page = self.get(url, "game page")
+        self.open_stream(page)
         landscape = Landscape(rules.Variants())
         for round_number in range(1, rules.ROUNDS + 1):
             found = self.wait_for_round(url, page, round_number)
@@ -226,18 +276,53 @@ class MultiPlayer(SignedIn):
             fields = landscape.next_turn(found, round_number)
             version = page_version(found)
             self.poll_tokens[url] = page_poll_token(found) or self.poll_tokens.get(url, "")
-            thought = self.think()
-            # The page keeps polling while its player thinks (draft=1: keep the draft).
-            while thought > 0:
-                pause = min(POLL_SECONDS, thought)
-                time.sleep(pause)
-                thought -= pause
-                if version is not None:
-                    self.poll(url, version, draft=1)
+            # The page hears of the other's moves while its player thinks (draft=1: the
+            # draft stays): polling every 2 s, or with push when an event says so.
+            until = time.monotonic() + self.think()
+            while (left := until - time.monotonic()) > 0:
+                if self.wait_for_news(min(POLL_SECONDS, left) if not PUSH else left) and version:
+                    update = self.poll(url, version, draft=1)
+                    version = page_version(update or "") or version
             committed = self.commit(url, round_number, fields)
             if committed is None:
                 return
             page = committed
+
+    def open_stream(self, page: str) -> None:
+        """With push, listen to the page's event stream, as htmx's sse extension does."""
+        path = page_stream_path(page)
+        if not PUSH or path is None or self.listener is not None:
+            return
+        port = int((self.host or ALLOWED_HOST).rsplit(":", 1)[1])
+        self.listener = gevent.spawn(self.listen, port, path)
+
+    def listen(self, port: int, path: str) -> None:
+        try:
+            stream = EventStream(port, path, {"sessionid": self.player["sessionid"]}, timeout=60)
+        except OSError:
+            return
+        try:
+            while True:
+                stream.next_event()
+                self.news.set()
+        except (EOFError, OSError):
+            return
+        finally:
+            stream.close()
+
+    def close_stream(self) -> None:
+        if self.listener is not None:
+            self.listener.kill(block=False)
+            self.listener = None
+
+    def wait_for_news(self, seconds: float) -> bool:
+        """Wait as the page does; True when it would poll now (an event, or the timer)."""
+        if not PUSH or self.listener is None or self.listener.dead:
+            time.sleep(seconds)
+            return True
+        heard = self.news.wait(seconds)
+        self.news.clear()
+        return bool(heard)
 
     def find_game(self) -> str | None:
         raise NotImplementedError
@@ -252,7 +337,7 @@ class MultiPlayer(SignedIn):
                 return page
             version = page_version(page)
             self.poll_tokens[url] = page_poll_token(page) or self.poll_tokens.get(url, "")
-            time.sleep(POLL_SECONDS)
+            self.wait_for_news(PUSH_FALLBACK_SECONDS if PUSH else POLL_SECONDS)
             update = None if version is None else self.poll(url, version, draft=0)
             if update is None:
                 page = self.get(url, "game page")
@@ -283,7 +368,18 @@ class MultiPlayer(SignedIn):
                 return ""
             if answer.headers.get("HX-Refresh"):
                 return None
-            return str(answer.text or "")
+            text = str(answer.text or "")
+        self.delivered(url, page_version(text))
+        return text
+
+    def delivered(self, url: str, version: int | None) -> None:
+        """The page now shows ``version``: how long after the other player's commit."""
+        key, now, me = (url, version or 0), time.monotonic(), self.player["username"]
+        committed = _commits.get(key)
+        if committed is None:
+            _received.setdefault(key, []).append((me, now))
+        elif committed[0] != me:
+            self.delivery(me, committed[1], now)
 
 
 class Opener(MultiPlayer):
@@ -313,8 +409,10 @@ class Opener(MultiPlayer):
         if code is None or version is None:
             return None
         _open_games.put((url, code.group(1)))
+        # The waiting room: its stream tells when the joiner takes the seat.
+        self.open_stream(page)
         for _ in range(300):  # ten minutes at most
-            time.sleep(POLL_SECONDS)
+            self.wait_for_news(PUSH_FALLBACK_SECONDS if PUSH else POLL_SECONDS)
             if self.poll(url, version, draft=0, status="waiting") is None:
                 return url  # the game started: the page reloads
         return None

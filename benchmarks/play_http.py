@@ -48,6 +48,15 @@ def page_poll_token(html: str) -> str | None:
     return match.group(1) if match else None
 
 
+STREAM = re.compile(r'sse-connect="(/games/\d+/stream/[^"]*)"')
+
+
+def page_stream_path(html: str) -> str | None:
+    """The address of the page's event stream (games of several players in play)."""
+    match = STREAM.search(html)
+    return match.group(1).replace("&amp;", "&") if match else None
+
+
 def page_round(html: str) -> tuple[int, int] | None:
     """The round and card number the page asks this player to play, or None."""
     card = CARD.search(html)

@@ -38,7 +38,7 @@ def run(games: int, polls: int) -> None:
 
     import rules
     from accounts.models import User
-    from games import selectors, services
+    from games import rebuild, selectors, services
     from games.models import Game
     from games.views import poll_token
 
@@ -69,11 +69,11 @@ def run(games: int, polls: int) -> None:
 
     def commit(game: Game, user: User) -> None:
         game.refresh_from_db()
-        state = selectors.rules_game(game)
+        state = rebuild.rules_game(game)
         card = state.current_card
         assert card is not None
         turn = rules.reference_turn(state.boards[user.username], card, state.variants)
-        services.move_submit(game=game, user=user, round_number=state.round, turn=turn)
+        services.move_submit(game_id=game.pk, user=user, round_number=state.round, turn=turn)
 
     timings: dict[str, list[float]] = {name: [] for name in ("idle", "lobby", "played", "round")}
     queries: dict[str, set[int]] = {name: set() for name in timings}

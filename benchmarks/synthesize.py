@@ -39,7 +39,7 @@ from django.utils import timezone  # noqa: E402
 import rules  # noqa: E402
 from accounts.models import User  # noqa: E402
 from games.models import Game, Ruleset, Seat, SoloResult  # noqa: E402
-from games.selectors import deck  # noqa: E402
+from games.rebuild import deck  # noqa: E402
 from leaderboards.models import RECENT_GAMES, PlayerRating, PlayerResult, band_field  # noqa: E402
 from leaderboards.rating import INITIAL, Skill, rate  # noqa: E402
 

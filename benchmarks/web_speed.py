@@ -149,7 +149,7 @@ def run(games: int, repeat: int, redis: str = "") -> None:
     from django.test.utils import CaptureQueriesContext
 
     from accounts.models import User
-    from games import selectors, services
+    from games import rebuild, services
 
     # The test settings run background tasks inside the request (ImmediateBackend): a
     # final commit would then include the game's whole analysis. Queue them in the
@@ -208,7 +208,7 @@ def run(games: int, repeat: int, redis: str = "") -> None:
         )
         url = f"/games/{game.pk}/"
         while not game.is_finished:
-            state = selectors.rules_game(game)
+            state = rebuild.rules_game(game)
             card = state.current_card
             assert card is not None
             round_number = state.round
@@ -237,8 +237,8 @@ def run(games: int, repeat: int, redis: str = "") -> None:
             else:
                 with measure("commit", round_number, counting=counting):
                     game = services.move_submit(
-                        game=game, user=user, round_number=round_number, turn=turn
-                    )
+                        game_id=game.pk, user=user, round_number=round_number, turn=turn
+                    ).game
 
     floor: list[float] = []
     for number in range(2 * len(RULESETS)):

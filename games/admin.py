@@ -4,8 +4,11 @@ actions on them, are registered by ``moderation/admin_games.py``."""
 from __future__ import annotations
 
 from django.contrib import admin
+from django.db.models import QuerySet
+from django.http import HttpRequest
 
 from games.models import DailyPar, Game, GameAnalysis, Move, Seat
+from games.policy import daily_days_secret
 
 
 class SeatInline(admin.TabularInline[Seat, Game]):
@@ -39,6 +42,11 @@ class MoveAdmin(admin.ModelAdmin[Move]):
     search_fields = ("seat__user__username", "seat__game__id")
     raw_id_fields = ("seat",)
     readonly_fields = ("created_at",)
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Move]:
+        # A move names its card: none of a day whose cards this user may not see yet.
+        secret = daily_days_secret(request.user, game="seat__game__")
+        return super().get_queryset(request).exclude(secret)
 
 
 @admin.register(GameAnalysis)

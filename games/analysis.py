@@ -1,4 +1,4 @@
-"""Post-game analysis: each round of a player against the strong bot's judgement.
+"""Post-game analysis: each round of a player against the computer's quick judgement.
 
 Computation only (no writes): ``services.game_analyse`` stores what ``assess_seat`` returns,
 and the pages read it back through ``costliest`` and ``loss_chart``.
@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 
 import rules
 from games.models import Game, GameAnalysis, Move, Seat
-from games.selectors import deck, move_to_turn
+from games.rebuild import deck, move_to_turn
 
 # A round's accuracy falls by this much per point of expected score given away, so a
 # round that costs 5 points or more counts 0.
@@ -25,7 +25,8 @@ NOTABLE_LOSS = 0.5
 
 
 def assess_seat(game: Game, moves: Sequence[Move]) -> tuple[list[dict[str, Any]], float]:
-    """Every round the seat played, judged by the strong bot, and the seat's accuracy.
+    """Every round the seat played, judged by ``rules.assess_turn`` (the one-ply search on
+    the learned evaluation, a fraction of a second a seat), and the seat's accuracy.
 
     At each round the bot knows what the player knew: the board, the card, and which cards
     were still unseen; never the order of the cards to come.

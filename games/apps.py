@@ -11,8 +11,9 @@ class GamesConfig(AppConfig):
 
     def ready(self) -> None:
         from accounts.signals import user_deleting
+        from games import internals  # noqa: F401  (registers the check of Django's version)
         from games.services import user_leave_games_on_delete
-        from games.showcase import showcase_forget_on_delete
+        from games.showcase import showcase_forget_on_commit
 
         user_deleting.connect(user_leave_games_on_delete, dispatch_uid="games-user-deleting")
-        user_deleting.connect(showcase_forget_on_delete, dispatch_uid="games-showcase-deleting")
+        user_deleting.connect(showcase_forget_on_commit, dispatch_uid="games-showcase-deleting")

@@ -3,7 +3,8 @@
 The player's draft (rotation, position, worker action) lives in the URL until they commit
 it, so nothing is stored before the commit and reload or back/forward show the same draft.
 This module turns rules objects and stored games into plain values for templates (the
-page model); it decides no rule and writes nothing.
+page model); it decides no rule, writes nothing and draws no HTML (``games.boardhtml``
+draws the landscape, the score table and the cards from these values).
 """
 
 from __future__ import annotations
@@ -14,15 +15,15 @@ from functools import lru_cache
 from urllib.parse import urlencode
 
 from django.http import QueryDict
-from django.utils.html import conditional_escape, escape
-from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, gettext_lazy, ngettext
 from django.utils.translation import gettext as _
 
 import rules
 from games import analysis
 from games.models import SOLO_RATING_LABELS, BotLevel, Game, Seat
-from games.selectors import daily_par_of, game_moves, hint_refusal, player_key, rules_game
+from games.policy import hint_refusal
+from games.rebuild import game_moves, player_key, rules_game
+from games.selectors import daily_par
 
 Point = tuple[int, int]
 
@@ -154,30 +155,6 @@ class ZoneView:
             return self.label
         return _zone_action(get_language(), self.role, self.terrain)
 
-    @property
-    def svg(self) -> SafeString:
-        """The zone's picture (terrain, hut, workers) as inline SVG."""
-        return _zone_svg(self.terrain, self.hut, self.workers, self.label)
-
-
-@lru_cache(maxsize=1024)
-def _zone_svg(terrain: str, hut: bool, workers: int, label: str) -> SafeString:
-    # A board draws up to 64 zones and only a few hundred distinct ones exist: built once
-    # each in Python, not through a template include per zone on every request.
-    parts = [
-        f'<svg class="zone-art" viewBox="0 0 50 50" role="img" '
-        f'aria-label="{escape(label or terrain)}"><use href="#t-{escape(terrain)}"/>'
-    ]
-    if hut:
-        parts.append('<use href="#hut"/>')
-    if workers:
-        parts.append('<use href="#worker"/>')
-        if workers > 1:
-            parts.append(f'<text x="24" y="20" class="worker-count">×{workers}</text>')
-    parts.append("</svg>")
-    # Safe: the only text from outside, the label and the terrain, is escaped above.
-    return mark_safe("".join(parts))
-
 
 @dataclass
 class CellView:
@@ -187,59 +164,6 @@ class CellView:
     link: str | None = None
     position: str = ""  # where the cell is in the shown grid, in words
     number: int = 0  # a slot's place in reading order
-
-    def zones_html(self, base_url: str) -> SafeString:
-        """The card's zones as HTML: a link where the draft allows a click, else a span."""
-        # Safe: every part is built escaped by _zone_html.
-        return mark_safe("\n".join(_zone_html(zone, base_url) for zone in self.zones))
-
-    def html(self, base_url: str) -> str:
-        """The grid cell: a card with its zones, a + slot to put the card on, or a gap.
-
-        Escaped HTML (the same as the board drew through templates): up to 16 cells and
-        64 zones a landscape, so string building here instead of template includes.
-        """
-        if self.kind == "void":
-            return '<div class="void" role="gridcell"></div>'
-        where = escape(self.position)
-        if self.kind == "slot":
-            href = escape(f"{base_url}?{self.link}")
-            # Keys 1-9 pick the slots in reading order (static/js/board.js).
-            key = 0 < self.number < 10
-            shortcut = f' aria-keyshortcuts="{self.number}"' if key else ""
-            badge = f'<kbd class="slot-key" aria-hidden="true">{self.number}</kbd>' if key else ""
-            # Translated text is trusted as template text is; only the variable is escaped.
-            label = _("Place the card here: %(where)s") % {"where": where}
-            return (
-                f'<div class="slot-cell" role="gridcell"><a class="slot" href="{href}" '
-                f'hx-get="{href}" data-slot="{self.card_at[0]},{self.card_at[1]}"{shortcut} '
-                f'aria-label="{label}"><span aria-hidden="true">+</span>{badge}</a></div>'
-            )
-        if self.kind == "draft":
-            css, text = "card card--draft", _("The new card, %(where)s:") % {"where": where}
-        else:
-            css, text = "card ", _("Card, %(where)s:") % {"where": where}
-        # Text, not aria-label: a label would replace the zones a screen reader reads.
-        return (
-            f'<div class="{css}" role="gridcell" data-card-at="{self.card_at[0]},'
-            f'{self.card_at[1]}">\n<span class="visually-hidden">{text}</span>\n'
-            f"{self.zones_html(base_url)}\n</div>"
-        )
-
-
-def _zone_html(zone: ZoneView, base_url: str) -> str:
-    point = f"{zone.point[0]},{zone.point[1]}"
-    label = escape(zone.label)
-    if zone.link is None:
-        return f'<span class="zone" data-zone="{point}" title="{label}">{zone.svg}</span>'
-    href = escape(f"{base_url}?{zone.link}")
-    role = escape(zone.role)
-    action = escape(zone.action)
-    return (
-        f'<a class="zone zone--{role}" href="{href}" hx-get="{href}"\n'
-        f'   data-zone="{point}" data-role="{role}" aria-label="{action} ({label})"'
-        f' title="{action}">{zone.svg}</a>'
-    )
 
 
 @dataclass
@@ -259,77 +183,6 @@ class BoardView:
     score: rules.Score
     columns: int
     workers: list[WorkerRow] = field(default_factory=list)
-
-    def html(self, *, base_url: str = "", owner: str = "") -> SafeString:
-        """The landscape as an ARIA grid: a row per row of cards, a cell per card or slot.
-
-        ``owner`` names whose landscape it is; links lead to ``base_url`` with the draft's
-        query string (their hx-target, hx-swap and hx-push-url come from the board around).
-        """
-        if owner:
-            # As {% blocktranslate %}: the translation is trusted, the name is escaped.
-            name = _("Landscape of %(owner)s") % {"owner": conditional_escape(owner)}
-        else:
-            name = escape(_("Landscape"))
-        parts = [
-            f'<div class="landscape" style="--columns: {self.columns}" role="grid" '
-            f'aria-label="{name}">'
-        ]
-        for row in self.rows:
-            parts.append('<div class="landscape-row" role="row">')
-            parts.extend(cell.html(base_url) for cell in row)
-            parts.append("</div>")
-        parts.append("</div>")
-        # Safe: names and links are escaped above and in CellView.html.
-        return mark_safe("\n".join(parts))
-
-    def score_html(self) -> SafeString:
-        """The score broken down per worker, as a table whose rows light up their region.
-
-        Rows carry the region's zones (``data-region``) for static/js/board.js.
-        """
-        words = _score_words(get_language())
-        total = self.score.total
-        rows = []
-        for worker in self.workers:
-            css, note = ("", "") if worker.counted else ("not-counted", words.not_counted)
-            rows.append(
-                f'<tr class="{css}" tabindex="0" data-region="{escape(worker.region)}" '
-                f'data-worker-zone="{worker.zone[0]},{worker.zone[1]}" data-testid="worker-row">\n'
-                f"<td>{escape(worker.description)}</td>\n<td>{worker.points}{note}</td>\n</tr>"
-            )
-        body = "\n".join(rows) or words.empty
-        # As {% blocktranslate %}: the translation is trusted, the number needs no escaping.
-        caption = _("Score: %(total)s") % {"total": total}
-        # Safe: worker descriptions and regions are escaped, the rest is our own text.
-        return mark_safe(
-            f'<table class="score-table" data-score-table>\n<caption>{caption}</caption>\n'
-            f"{words.head}\n<tbody>\n{body}\n</tbody>\n<tfoot><tr>"
-            f'<th scope="row">{words.total}</th><td data-testid="score-total">{total}</td>'
-            "</tr></tfoot>\n</table>"
-        )
-
-
-@dataclass(frozen=True)
-class _ScoreWords:
-    head: str
-    total: str
-    not_counted: str
-    empty: str
-
-
-@lru_cache(maxsize=16)
-def _score_words(language: str | None) -> _ScoreWords:
-    # The table's fixed words, escaped once per language.
-    return _ScoreWords(
-        head=(
-            f'<thead><tr><th scope="col">{escape(_("Worker"))}</th>'
-            f'<th scope="col">{escape(_("Points"))}</th></tr></thead>'
-        ),
-        total=escape(_("Total")),
-        not_counted=f" <small>({escape(_('another worker scores this region'))})</small>",
-        empty=f'<tr><td colspan="2">{escape(_("No workers yet."))}</td></tr>',
-    )
 
 
 TERRAIN_NAMES = {
@@ -431,7 +284,7 @@ def landscape_view(
                 row.append(CellView((r, c), kind, zones, position=position))
             elif (r, c) in slots and draft is not None:
                 link = draft.params(at=(r, c), place=None, **{"from": None, "to": None})
-                # Keys 1-9 pick the slots in reading order (static/js/board.js).
+                # Typed numbers pick the slots in reading order (static/js/board.js).
                 slot_number += 1
                 row.append(
                     CellView((r, c), "slot", link=link, number=slot_number, position=position)
@@ -492,7 +345,7 @@ class RoundView:
     """Everything the board partial needs for the round in play."""
 
     board: BoardView
-    hand: SafeString  # the round's card as drawn in the hand (card_html)
+    card: rules.Card  # the round's card, shown in the hand turned by the draft's rotation
     draft: Draft
     error: str | None
     can_commit: bool
@@ -532,11 +385,10 @@ def round_view(
     if draft.card_at is not None and draft.card_at not in slots:
         error = _("The card cannot go there.")
         draft = Draft(draft.rotation, round=draft.round)
-    hand = card_html(card, draft.rotation)
     if draft.card_at is None:
         view = landscape_view(board, slots=slots, draft=draft)
         return RoundView(
-            view, hand, draft, error, False, "position", board.supply, _announce(view, draft)
+            view, card, draft, error, False, "position", board.supply, _announce(view, draft)
         )
 
     placed = board.place(card, rules.Placement(draft.card_at, draft.rotation), variants)
@@ -567,7 +419,7 @@ def round_view(
             links[draft.move_to] = (draft.params(**clear), "selected")
     # Other legal positions stay visible so the player can change their mind.
     view = landscape_view(shown, slots=slots, draft=draft, draft_at=draft.card_at, zone_links=links)
-    return RoundView(view, hand, draft, error, True, "worker", shown.supply, _announce(view, draft))
+    return RoundView(view, card, draft, error, True, "worker", shown.supply, _announce(view, draft))
 
 
 def card_zones(card: rules.Card, rotation: int = 0) -> list[ZoneView]:
@@ -577,18 +429,6 @@ def card_zones(card: rules.Card, rotation: int = 0) -> list[ZoneView]:
         ZoneView(offset, zone.terrain.value, zone.hut, label=_zone_label(zone, 0))
         for offset, zone in zip(ZONE_ORDER, zones, strict=True)
     ]
-
-
-def card_html(card: rules.Card, rotation: int = 0) -> SafeString:
-    """A card's four zones turned by ``rotation``, drawn as the hand shows them."""
-    return _card_html(get_language(), card, rotation)
-
-
-@lru_cache(maxsize=512)
-def _card_html(language: str | None, card: rules.Card, rotation: int) -> SafeString:
-    # Safe: zone pictures are built safe (_zone_svg). 24 cards, 4 turns, a few languages.
-    zones = card_zones(card, rotation)
-    return mark_safe("".join(f'<span class="zone">{zone.svg}</span>' for zone in zones))
 
 
 def _reading_order(zones: tuple[rules.Zone, ...]) -> list[rules.Zone]:
@@ -615,7 +455,7 @@ def game_page(
     """
     context: dict[str, object] = {"game": game, "state": state, "seat": seat, "error": error}
     seats = list(game.seats.all())
-    context["bot_levels"] = BotLevel.choices
+    context["bot_levels"] = BotLevel.choices_with_scores()
     if with_table and game.mode == Game.Mode.MULTI and not game.is_finished:
         context["table"] = table_view(game, state, seats, seat)
     if state.is_over or game.is_finished:
@@ -632,7 +472,7 @@ def game_page(
         if game.is_finished:
             context["analysis"] = analysis.report(game)
             if game.daily is not None:
-                context["par"] = daily_par_of(game.daily, game.ruleset)
+                context["par"] = daily_par(day=game.daily, ruleset=game.ruleset)
         return context
     if seat is None or not game.is_active:
         return context

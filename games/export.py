@@ -8,13 +8,17 @@ from __future__ import annotations
 
 import json
 import zipfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import rules
 from accounts.models import User
 from games.models import Game, Move
-from games.selectors import game_moves, rules_game
+from games.rebuild import game_moves, rules_game
+
+#: What apps above this one add to the export: each callable gives, for a player, the
+#: members to write as ``(name, JSON-ready value)``; their ``AppConfig.ready`` appends it.
+export_sections: list[Callable[[User], list[tuple[str, Any]]]] = []
 
 
 class _Chunks:
@@ -70,6 +74,10 @@ def iter_data_export(user: User, *, batch: int = 200) -> Iterator[bytes]:
     with zipfile.ZipFile(out, "w", compression=zipfile.ZIP_DEFLATED) as archive:
         archive.writestr("profile.json", json.dumps(profile_data(user), indent=1))
         yield out.take()
+        for section in export_sections:
+            for name, value in section(user):
+                archive.writestr(name, json.dumps(value, indent=1))
+            yield out.take()
         games = Game.objects.filter(seats__user=user).order_by("pk")
         for game in games.iterator(chunk_size=batch):
             record = game_record_for(game)

@@ -72,7 +72,7 @@ class NewMultiGameForm(NewGameForm):
     )
     bot_level = forms.ChoiceField(
         label=_("Their level"),
-        choices=BotLevel.choices,
+        choices=BotLevel.choices_with_scores,
         initial=BotLevel.REFERENCE,
         required=False,
     )
@@ -105,5 +105,5 @@ class JoinByCodeForm(forms.Form):
 
 class AddBotForm(forms.Form):
     level = forms.ChoiceField(
-        label=_("Level"), choices=BotLevel.choices, initial=BotLevel.REFERENCE
+        label=_("Level"), choices=BotLevel.choices_with_scores, initial=BotLevel.REFERENCE
     )

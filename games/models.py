@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
@@ -53,7 +54,7 @@ class Game(models.Model):
     """One game: a seeded card sequence shared by every seat.
 
     ``cards`` holds all 16 card numbers dealt at creation; only those already revealed
-    ever leave the server (see ``selectors.revealed_cards``).
+    ever leave the server (see ``policy.revealed_cards``).
     """
 
     class Mode(models.TextChoices):
@@ -121,6 +122,17 @@ class Game(models.Model):
         null=True,
         verbose_name=_("created by"),
     )
+    # The finished game this one replays with the same rules and computer seats: its
+    # players see the offer on its final page (``services.game_rematch``). One at most.
+    rematch_of = models.OneToOneField(
+        "self",
+        on_delete=models.SET_NULL,
+        related_name="rematch",
+        null=True,
+        blank=True,
+        editable=False,
+        verbose_name=_("rematch of"),
+    )
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
     updated_at = models.DateTimeField(_("updated at"), auto_now=True)
     started_at = models.DateTimeField(_("started at"), null=True, blank=True)
@@ -128,6 +140,14 @@ class Game(models.Model):
     # Moderation (issue: moderation tools): hidden games never appear on a board.
     hidden = models.BooleanField(_("hidden"), default=False)
     hidden_reason = models.CharField(_("reason for hiding"), max_length=200, blank=True)
+    # A competition's game (a tournament's deal): no hint may be taken, and before this
+    # moment nobody but its player sees it, so nobody learns the deal's cards early.
+    sealed_until = models.DateTimeField(
+        _("sealed until"),
+        null=True,
+        blank=True,
+        help_text=_("A tournament game: no hints, and only its player sees it until then."),
+    )
     # A player took a hint (the strong bot's turn): the game stays off every board.
     assisted = models.BooleanField(
         _("assisted"),
@@ -186,11 +206,24 @@ class Game(models.Model):
 
 
 class BotLevel(models.TextChoices):
-    """The computer players a game can seat (``rules.BOT_LEVELS``)."""
+    """The computer players a game can seat: ``rules.BotLevel``'s levels, with labels
+    (tests/games/test_bots.py checks that they are the same)."""
 
-    EASY = "easy", _("easy")
-    REFERENCE = "reference", _("reference")
-    STRONG = "strong", _("strong")
+    EASY = rules.BotLevel.EASY.value, _("easy")
+    REFERENCE = rules.BotLevel.REFERENCE.value, _("reference")
+    STRONG = rules.BotLevel.STRONG.value, _("strong")
+
+    @classmethod
+    def choices_with_scores(cls) -> list[tuple[str, str]]:
+        """The levels with the mean score each makes on its own, for choosing one."""
+        return [
+            (
+                level.value,
+                gettext("%(level)s (scores about %(score)s)")
+                % {"level": level.label, "score": round(rules.BotLevel(level).expected_score)},
+            )
+            for level in cls
+        ]
 
 
 class Seat(models.Model):
@@ -229,7 +262,7 @@ class Seat(models.Model):
     rounds_played = models.PositiveSmallIntegerField(_("rounds played"), default=0)
     # The seat's rounds as ``limes-game/1`` turns, written with each Move in its
     # transaction: pages rebuild the game from these without reading or replaying the
-    # moves (``selectors.rules_game``). The moves stay the record; a copy whose length is
+    # moves (``rebuild.rules_game``). The moves stay the record; a copy whose length is
     # not ``rounds_played`` (missing, or written by other means) is ignored and replaced.
     turns = models.JSONField(_("turns"), null=True, blank=True, default=list, editable=False)
     left_at = models.DateTimeField(_("left at"), null=True, blank=True)
@@ -474,3 +507,22 @@ class DailyPar(models.Model):
     @property
     def is_done(self) -> bool:
         return self.status == self.Status.DONE
+
+
+class TaskWorker(models.Model):
+    """A task worker (``manage.py task_worker``) and its last sign of life.
+
+    The tasks a worker claimed are put back in the queue once its beat is older than the
+    lease (``games.taskqueue``): a worker killed mid-task leaves nothing stuck.
+    """
+
+    worker_id = models.CharField(_("worker id"), max_length=64, primary_key=True)
+    started_at = models.DateTimeField(_("started at"), default=timezone.now)
+    beat_at = models.DateTimeField(_("last beat at"), default=timezone.now, db_index=True)
+
+    class Meta:
+        verbose_name = _("task worker")
+        verbose_name_plural = _("task workers")
+
+    def __str__(self) -> str:
+        return f"worker {self.worker_id}, last beat {self.beat_at:%Y-%m-%d %H:%M:%S}"

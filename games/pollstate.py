@@ -10,12 +10,17 @@ cached version is never older than the committed one. (Before the commit it may 
 for a moment, or, if the transaction fails, until the next change: a poll then merely
 loads the game for nothing.) A poll that misses fills the cache from the database only if
 no write came first (``cache.add``).
+
+That holds only for a cache that every process shares. Where each process has its own
+(``settings.POLL_STATE_IN_CACHE`` false: scripts/serve without Redis), the worker's moves
+would bump a version the web server never sees, so the state is read from the game's row.
 """
 
 from __future__ import annotations
 
 import datetime
 
+from django.conf import settings
 from django.core.cache import cache
 
 from games.models import Game
@@ -34,12 +39,16 @@ def poll_state_key(game_id: int) -> str:
 
 def poll_state_publish(game: Game) -> None:
     """Store the game's current version and deadline for its polls (call under its lock)."""
+    if not settings.POLL_STATE_IN_CACHE:
+        return
     state: PollState = (game.version, game.deadline)
     cache.set(poll_state_key(game.pk), state, POLL_STATE_SECONDS)
 
 
 def poll_state(game_id: int) -> PollState | None:
     """The game's version and deadline, from the cache when it has them; None: no game."""
+    if not settings.POLL_STATE_IN_CACHE:
+        return Game.objects.filter(pk=game_id).values_list("version", "deadline").first()
     key = poll_state_key(game_id)
     cached = cache.get(key)
     if cached is not None:

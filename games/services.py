@@ -1,4 +1,12 @@
-"""Writes: creating games and committing rounds. Each function is one transaction."""
+"""Writes of the games app: games, seats, rounds, hints, analyses, the daily par.
+
+Most functions are one transaction (``@transaction.atomic``). The exceptions say so in
+their docstrings: a round whose deadline has passed commits the time-out on its own before
+the move is refused (``move_submit``); ``user_resign_everywhere`` and ``expire_deadlines``
+take one transaction per game; ``bots_play``, ``hint_take``, ``game_analyse`` and
+``daily_par_compute`` think outside any transaction and write in a short one at the end.
+``daily_cards`` writes nothing.
+"""
 
 from __future__ import annotations
 
@@ -19,7 +27,7 @@ from django.utils.translation import gettext as _
 import rules
 from accounts.models import User
 from accounts.site_url import site_url
-from games import tasks
+from games import push, taskqueue, tasks, throttle
 from games.analysis import assess_seat
 from games.daily import daily_seed, today
 from games.models import (
@@ -33,15 +41,14 @@ from games.models import (
     SeatAnalysis,
     SoloResult,
 )
+from games.policy import hint_refusal, seat_of
 from games.pollstate import poll_state_publish
-from games.selectors import (
+from games.rebuild import (
     deck,
     game_moves,
-    hint_refusal,
     move_to_turn,
     player_key,
     rules_game,
-    seat_of,
     stored_turns,
     unseen_cards,
 )
@@ -78,6 +85,9 @@ INVITE_LENGTH = 8
 # daily challenge aside): enough for anyone, and no flood of the lobby or the tables.
 MAX_OPEN_GAMES = 3
 MAX_SOLO_IN_PLAY = 10
+# Games with computer players one player may have waiting or in play: each keeps the task
+# worker busy, and forty of them at once held everyone else's computers back.
+MAX_BOT_GAMES = 3
 
 
 @transaction.atomic
@@ -88,13 +98,15 @@ def game_create_solo(
     ferryman: bool = False,
     seed: int | None = None,
     daily: datetime.date | None = None,
+    sealed_until: datetime.datetime | None = None,
 ) -> Game:
     """Start a solo game for ``user`` with a freshly dealt, server-side card sequence.
 
-    Raises ``ActionRefused`` when the player already has ``MAX_SOLO_IN_PLAY`` solo games in
-    play (a daily challenge is not counted, nor refused).
+    ``sealed_until``: a competition's game (``Game.sealed_until``). Raises ``ActionRefused``
+    when the player already has ``MAX_SOLO_IN_PLAY`` solo games in play (a daily challenge
+    or a competition's game is not counted, nor refused).
     """
-    if daily is None:
+    if daily is None and sealed_until is None:
         _lock_player(user)
         in_play = Game.objects.filter(
             mode=Game.Mode.SOLO, status=Game.Status.ACTIVE, created_by=user, daily__isnull=True
@@ -115,6 +127,7 @@ def game_create_solo(
         cards=cards,
         created_by=user,
         daily=daily,
+        sealed_until=sealed_until,
         started_at=timezone.now(),
     )
     game.full_clean()
@@ -201,6 +214,8 @@ def game_create_multi(
             _("You have %d games waiting for players: start or cancel one first.") % waiting,
             status=409,
         )
+    if bots:
+        _ensure_bot_games_room(user)
     seed, the_deck, cards = _deal(seed)
     game = Game(
         mode=Game.Mode.MULTI,
@@ -225,6 +240,8 @@ def game_create_multi(
         seats.append(Seat.objects.create(game=game, bot_level=level, position=position))
     if len(seats) == seats_max:
         _start(game, seats)
+    elif listed:
+        push.publish(push.LOBBY, "lobby", {})
     return game
 
 
@@ -243,6 +260,9 @@ def seat_add_bot(*, game: Game, user: User, level: str) -> Seat:
     game, seats = _locked(game.pk)
     _ensure_creator(game, user, _("Only the player who created this game can add computers."))
     _ensure_open(game)
+    if not any(seat.is_bot for seat in seats):
+        _lock_player(user)
+        _ensure_bot_games_room(user)
     if len(seats) >= game.seats_max:
         raise ActionRefused(_("This game is full."), status=409)
     taken = {seat.position for seat in seats}
@@ -280,6 +300,21 @@ def _new_invite_code() -> str:
 def _lock_player(user: User) -> None:
     # The player's row lock makes a count of their games exact when two requests race.
     User.objects.select_for_update().filter(pk=user.pk).first()
+
+
+def _ensure_bot_games_room(user: User) -> None:
+    # Under the player's row lock: two requests at once cannot both take the last place.
+    with_bots = Game.objects.filter(
+        created_by=user,
+        status__in=(Game.Status.OPEN, Game.Status.ACTIVE),
+        seats__bot_level__gt="",
+    ).distinct()
+    count = with_bots.count()
+    if count >= MAX_BOT_GAMES:
+        raise ActionRefused(
+            _("You have %d games with computer players: finish or cancel one first.") % count,
+            status=409,
+        )
 
 
 def ensure_not_banned(user: User) -> None:
@@ -346,6 +381,44 @@ def game_join(*, game: Game, user: User, code: str | None = None) -> Game:
 
 
 @transaction.atomic
+def game_rematch(*, game: Game, user: User) -> Game:
+    """Play a finished multiplayer game again: the first to ask opens the rematch.
+
+    The rematch has the same rules, pace, time per round, seats and computer players;
+    every person who sat in ``game`` is invited, and asking again (anyone of them) takes a
+    seat in it without the invitation code. Returns the rematch. Refused to anyone who did
+    not play ``game`` (``PermissionDenied``), and once the rematch has started, was
+    cancelled or is full (``ActionRefused``, 409).
+    """
+    ensure_not_banned(user)
+    # Under the finished game's lock, two players asking at once open one rematch.
+    game, seats = _locked(game.pk)
+    if game.mode != Game.Mode.MULTI or not game.is_finished:
+        raise ActionRefused(_("Only a finished game with several players has a rematch."))
+    _own_seat(seats, user)
+    rematch = Game.objects.filter(rematch_of=game).first()
+    if rematch is not None:
+        if not rematch.is_open and not rematch.seats.filter(user=user).exists():
+            raise ActionRefused(_closed_message(rematch), status=409)
+        return game_join(game=rematch, user=user, code=rematch.invite_code)
+    rematch = game_create_multi(
+        user=user,
+        seats_max=game.seats_max,
+        pace=game.pace,
+        round_seconds=game.round_seconds,
+        listed=game.listed,
+        diagonal=game.diagonal,
+        ferryman=game.ferryman,
+        bots=[seat.bot_level for seat in seats if seat.is_bot],
+    )
+    rematch.rematch_of = game
+    rematch.save(update_fields=["rematch_of"])
+    # The others' final pages redraw with the offer.
+    _touch(game)
+    return rematch
+
+
+@transaction.atomic
 def game_leave(*, game: Game, user: User) -> Game:
     """Give up one's seat in a game that has not started (its creator cancels instead)."""
     game, seats = _locked(game.pk)
@@ -399,7 +472,7 @@ def _bots_enqueue(game: Game, seats: list[Seat]) -> None:
         return
     game_id, round_number = game.pk, game.round
     # After the commit: the worker must see the round, and a rolled-back round has no card.
-    transaction.on_commit(lambda: tasks.bots_play.enqueue(game_id, round_number))
+    transaction.on_commit(lambda: taskqueue.bots_play_enqueue(game_id, round_number))
 
 
 def _touch(game: Game, *fields: str) -> None:
@@ -407,6 +480,13 @@ def _touch(game: Game, *fields: str) -> None:
     game.version += 1
     game.save(update_fields=["version", "updated_at", *fields])
     poll_state_publish(game)
+    deadline = game.deadline.isoformat() if game.deadline else None
+    push.publish(
+        push.game_channel(game.pk), "game", {"version": game.version, "deadline": deadline}
+    )
+    if game.listed and (game.status == Game.Status.OPEN or "status" in fields):
+        # A game entered, filled or left the lobby's list.
+        push.publish(push.LOBBY, "lobby", {})
 
 
 def _next_deadline(game: Game, now: datetime.datetime, *, players: int) -> datetime.datetime | None:
@@ -483,20 +563,17 @@ class Commit:
     before: rules.Board | None
 
 
-def move_submit(*, game: Game, user: User, round_number: int, turn: rules.Turn) -> Game:
+def move_submit(*, game_id: int, user: User, round_number: int, turn: rules.Turn) -> Commit:
     """Commit ``user``'s round ``round_number``: all of it, exactly once, or nothing.
 
-    Raises ``PermissionDenied`` for a game the user does not sit in and ``MoveRejected``
-    for a game not in play, a round that is not current, a player who has left or ran out
-    of time, or a move that breaks a rule. A repeat of a round already committed with the
-    same move (double click, second tab) is accepted and changes nothing.
+    Answers with the whole ``Commit``, so the page that follows needs neither the rows
+    again nor a replay (``.game`` is the game as written). Raises ``Game.DoesNotExist``
+    for no such game, ``PermissionDenied`` for a game the user does not sit in and
+    ``MoveRejected`` for a game not in play, a round that is not current, a player who has
+    left or ran out of time (that time-out is committed on its own first), or a move that
+    breaks a rule. A repeat of a round already committed with the same move (double click,
+    second tab) is accepted and changes nothing.
     """
-    return move_commit(game_id=game.pk, user=user, round_number=round_number, turn=turn).game
-
-
-def move_commit(*, game_id: int, user: User, round_number: int, turn: rules.Turn) -> Commit:
-    """``move_submit`` by the game's id, answering with the whole ``Commit`` for the page
-    that follows; raises ``Game.DoesNotExist`` for no such game."""
     return _submit(
         game_id=game_id,
         pick_seat=lambda seats: seat_of(seats, user),
@@ -680,15 +757,24 @@ def _retire(
     game: Game, seats: list[Seat], leaving: list[Seat], status: str, now: datetime.datetime
 ) -> None:
     state = rules_game(game, seats)
+    leaving = [*leaving, *_bots_left_alone(seats, leaving)]
     for seat in leaving:
         state.retire(player_key(seat))
-        seat.status = status
+        seat.status = Seat.Status.RESIGNED if seat.is_bot else status
         seat.left_at = now
     if state.is_over:
         _settle(game, state, seats, now, seat_fields=("status", "left_at"))
     else:
         Seat.objects.bulk_update(leaving, ["status", "left_at"])
         _settle(game, state, seats, now)
+
+
+def _bots_left_alone(seats: list[Seat], leaving: list[Seat]) -> list[Seat]:
+    # Computers do not play on for nobody: when the last person leaves, they stop too.
+    staying = [s for s in seats if s.status == Seat.Status.PLAYING and s not in leaving]
+    if any(not seat.is_bot for seat in staying):
+        return []
+    return staying
 
 
 def user_resign_everywhere(*, user: User, status: str = Seat.Status.RESIGNED) -> int:
@@ -804,7 +890,7 @@ def _analysis_enqueue(game: Game) -> None:
     # A game finishes once (under its row lock), so there is no row yet to find.
     GameAnalysis.objects.create(game=game)
     game_id = game.pk
-    transaction.on_commit(lambda: tasks.game_analyse.enqueue(game_id))
+    transaction.on_commit(lambda: taskqueue.game_analyse_enqueue(game_id))
 
 
 # -- computer players, hints, analysis -------------------------------------------------------
@@ -860,31 +946,31 @@ def _hint_refusal(game: Game, seats: list[Seat], user: User) -> Exception | None
 
 
 def hint_take(*, game: Game, user: User) -> rules.Turn:
-    """The strong bot's turn for ``user``'s round in play.
+    """The computer's quick best turn (``rules.hint_turn``) for ``user``'s round in play.
 
-    For solo games and games against computer players only (not the daily challenge).
-    The game is marked assisted for good, which keeps it off every board. Raises
-    ``PermissionDenied`` or ``ActionRefused`` (nothing changed) when no hint can be given.
+    For solo games and games against computer players only (not the daily challenge),
+    ``throttle.HINTS_PER_WINDOW`` a minute per player. The game is marked assisted for good,
+    which keeps it off every board. Raises ``PermissionDenied`` or ``ActionRefused``
+    (nothing changed) when no hint can be given.
     """
     game = Game.objects.get(pk=game.pk)
     seats = list(game.seats.select_related("user").order_by("position"))
     refusal = _hint_refusal(game, seats, user)
     if refusal is not None:
         raise refusal
+    if not throttle.hint_take_allowed(user.pk):
+        raise ActionRefused(_("That is a lot of hints at once: wait a minute."), status=429)
     state = rules_game(game, seats)
     card = state.current_card
     assert card is not None
     round_number = game.round
-    # In the request: the strong bot takes about 20-30 ms a move, the whole hint request
-    # under 200 ms at the median on a loaded machine (benchmarks/bot_site_speed.py). It
-    # is computed before taking the lock, so the other seats' commits need not wait.
-    turn = rules.bot_turn(
+    # In the request: the one-ply assessment's best turn, a few ms (benchmarks/README.md).
+    # It is computed before taking the lock, so the other seats' commits need not wait.
+    turn = rules.hint_turn(
         state.boards[user.username],
         card,
         unseen=unseen_cards(state),
         variants=state.variants,
-        level=BotLevel.STRONG,
-        seed=game.seed + round_number,
     )
     with transaction.atomic():
         game, seats = _locked(game.pk)
@@ -945,7 +1031,7 @@ def analysis_request(*, game: Game) -> GameAnalysis:
         analysis, created = GameAnalysis.objects.get_or_create(game=game)
         if created:
             game_id = game.pk
-            transaction.on_commit(lambda: tasks.game_analyse.enqueue(game_id))
+            transaction.on_commit(lambda: taskqueue.game_analyse_enqueue(game_id))
     return analysis
 
 
@@ -963,14 +1049,14 @@ def daily_par_request(*, day: datetime.date, ruleset: str = Ruleset.STANDARD) ->
     par, created = DailyPar.objects.get_or_create(day=day, ruleset=ruleset)
     if created:
         iso = day.isoformat()
-        transaction.on_commit(lambda: tasks.daily_par.enqueue(iso, ruleset))
+        transaction.on_commit(lambda: tasks.daily_par_compute.enqueue(iso, ruleset))
     return par
 
 
 def daily_par_compute(*, day: datetime.date, ruleset: str = Ruleset.STANDARD) -> DailyPar:
     """Work out the day's par (seconds of search) and store it; once done, a no-op.
 
-    Run by the ``daily_par`` task or ``manage.py compute_daily_par``.
+    Run by the ``daily_par_compute`` task or ``manage.py compute_daily_par``.
     """
     par, _created = DailyPar.objects.get_or_create(day=day, ruleset=ruleset)
     if par.is_done:

@@ -4,7 +4,8 @@ The anonymous front page is the page most visitors see first and most often; dra
 showcase means a query over the solo results, a replay of the game's moves and sixteen
 cards of markup. It changes rarely, so the drawn figure is kept per language for
 ``SECONDS`` in the shared cache (every app server sees the same one). A moderator's action
-and a deleted account forget it at once (``showcase_forget``); a better game or a player's
+and a deleted account forget it at once (``showcase_forget_on_commit``, a receiver
+connected in ``games/apps.py`` and ``moderation/apps.py``); a better game or a player's
 own new name shows within ``SECONDS``.
 """
 
@@ -19,7 +20,7 @@ from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 
-from games import selectors
+from games import rebuild, selectors
 from games.boardview import landscape_view
 
 SECONDS = 300
@@ -53,7 +54,7 @@ def _draw() -> tuple[int, str] | None:
     game = selectors.showcase_game()
     if game is None:
         return None
-    state = selectors.rules_game(game)
+    state = rebuild.rules_game(game)
     (board,) = state.boards.values()
     context = {"game": game, "board": landscape_view(board), "score": board.landscape.score()}
     figure = render_to_string("games/_showcase.html", {"showcase": context})
@@ -65,6 +66,7 @@ def showcase_forget() -> None:
     cache.delete_many([_key(code) for code, _name in settings.LANGUAGES])
 
 
-def showcase_forget_on_delete(**kwargs: object) -> None:
-    """A deleted account's landscape leaves the front page once the deletion is committed."""
+def showcase_forget_on_commit(**kwargs: object) -> None:
+    """A receiver: the showcase is drawn afresh once the sender's transaction commits (a
+    deleted account, a moderator's action)."""
     transaction.on_commit(showcase_forget)

@@ -30,7 +30,7 @@ def game_analyse(game_id: int) -> str:
 
 
 @task()
-def daily_par(day: str, ruleset: str) -> int | None:
+def daily_par_compute(day: str, ruleset: str) -> int | None:
     """The par of ``day`` (ISO date) in ``ruleset`` (``services.daily_par_compute``)."""
     from games import services
 

@@ -1,4 +1,5 @@
-"""Counters of failed guesses (invitation codes), per player and per address, in the cache.
+"""Counters in the cache: failed guesses (invitation codes), per player and per address, and
+hints, per player.
 
 The cache is the one every worker shares in production (see the settings), so the limit
 holds across processes.
@@ -15,6 +16,10 @@ from django.http import HttpRequest
 CODE_MISSES_PER_USER = 10
 CODE_MISSES_PER_ADDRESS = 30
 CODE_WINDOW_SECONDS = 600
+# Hints one player may take in a window: a strong computer's turn each (tens of ms of CPU).
+# One a round at any human pace is far below it; a script asking 26 a second is not.
+HINTS_PER_WINDOW = 12
+HINT_WINDOW_SECONDS = 60
 
 
 def client_address(request: HttpRequest) -> str:
@@ -44,9 +49,19 @@ def code_guesses_blocked(request: HttpRequest) -> bool:
 def code_miss_record(request: HttpRequest) -> None:
     """Count one wrong code against the player and the address."""
     for key, _limit in _keys(request):
-        # add() starts the window only once; incr() never extends it.
-        cache.add(key, 0, CODE_WINDOW_SECONDS)
-        try:
-            cache.incr(key)
-        except ValueError:  # the window ended between the two calls
-            cache.add(key, 1, CODE_WINDOW_SECONDS)
+        _count(key, CODE_WINDOW_SECONDS)
+
+
+def hint_take_allowed(user_id: int) -> bool:
+    """Count one hint for the player; whether it is within ``HINTS_PER_WINDOW``."""
+    return _count(f"throttle:hint:user:{user_id}", HINT_WINDOW_SECONDS) <= HINTS_PER_WINDOW
+
+
+def _count(key: str, window: int) -> int:
+    # add() starts the window only once; incr() never extends it.
+    cache.add(key, 0, window)
+    try:
+        return int(cache.incr(key))
+    except ValueError:  # the window ended between the two calls
+        cache.add(key, 1, window)
+        return 1

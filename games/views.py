@@ -25,12 +25,12 @@ from django.utils.crypto import constant_time_compare, salted_hmac
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
-from django_htmx.http import HttpResponseClientRedirect, HttpResponseClientRefresh
+from django_htmx.http import HttpResponseClientRedirect, HttpResponseClientRefresh, replace_url
 
 import rules
 from accounts.http import AuthenticatedHttpRequest, HtmxHttpRequest
-from games import analysis, export, selectors, services, throttle
-from games.boardview import Draft, card_zones, game_page, replay_page
+from games import analysis, export, policy, rebuild, selectors, services, throttle
+from games.boardview import Draft, game_page, replay_page
 from games.decorators import poll
 from games.forms import AddBotForm, JoinByCodeForm, NewGameForm, NewMultiGameForm
 from games.models import Game, Seat
@@ -52,8 +52,7 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
 
 def rules_page(request: HtmxHttpRequest) -> HttpResponse:
     """How to play, in our own words, with the deck's cards drawn."""
-    cards = [(card.number, card_zones(card)) for card in selectors.deck()]
-    return render(request, "games/rules.html", {"cards": cards})
+    return render(request, "games/rules.html", {"cards": list(rebuild.deck())})
 
 
 @login_required
@@ -88,10 +87,10 @@ def _load(request: HtmxHttpRequest, pk: int) -> tuple[Game, rules.Game, Seat | N
     # Deadlines are enforced whenever a game is looked at, not only by the scheduler.
     if services.deadlines_enforce(game=game):
         game = _game_or_404(pk)
-    seat = selectors.seat_for(game, request.user)
-    if not selectors.can_watch(game, request.user, seat):
+    seat = policy.seat_of(game.seats.all(), request.user)
+    if not policy.can_watch(game, request.user, seat):
         raise Http404(_("No such game."))
-    return game, selectors.rules_game(game, list(game.seats.all())), seat
+    return game, rebuild.rules_game(game, list(game.seats.all())), seat
 
 
 # The page must be asked for again on Back: a copy from the cache would offer a round
@@ -157,25 +156,39 @@ def _page_extras(
                 ),
             }
     if final:
-        extras["play_again"] = _play_again(game)
+        extras["play_again"] = _play_again(game, seat)
     return extras
 
 
-def _play_again(game: Game) -> dict[str, object]:
-    """A form that opens a new game with this game's rules (a solo game after a daily)."""
-    fields: list[tuple[str, object]] = []
-    if game.diagonal:
-        fields.append(("diagonal", "on"))
-    if game.ferryman:
-        fields.append(("ferryman", "on"))
+def _play_again(game: Game, seat: Seat) -> dict[str, object] | None:
+    """A form that opens a new game with this game's rules (a solo game after a daily).
+
+    After a multiplayer game, a rematch: the first to ask opens it, the others see the
+    offer here and accept it with one click.
+    """
     if game.mode == Game.Mode.SOLO:
+        fields: list[tuple[str, object]] = []
+        if game.diagonal:
+            fields.append(("diagonal", "on"))
+        if game.ferryman:
+            fields.append(("ferryman", "on"))
         return {"url": reverse("games:new"), "fields": fields}
-    fields += [("seats_max", game.seats_max), ("pace", game.pace)]
-    if game.round_seconds:
-        fields.append((f"{game.pace}_seconds", game.round_seconds))
-    if game.listed:
-        fields.append(("listed", "on"))
-    return {"url": reverse("games:new_multi"), "fields": fields}
+    if seat.user_id is None:
+        return None
+    url = reverse("games:rematch", kwargs={"pk": game.pk})
+    rematch = selectors.rematch_offer(game)
+    if rematch is None:
+        return {"url": url, "fields": []}
+    joined = any(s.user_id == seat.user_id for s in rematch.seats.all())
+    if not joined and not rematch.is_open:
+        return None
+    return {
+        "url": url,
+        "fields": [],
+        "rematch": rematch,
+        "joined": joined,
+        "offered_by": rematch.created_by.username if rematch.created_by else "",
+    }
 
 
 def poll_token(pk: int, session_cookie: str) -> str:
@@ -195,7 +208,7 @@ def _session_cookie(request: HtmxHttpRequest) -> str:
 def _total(state: rules.Game, seat: Seat | None) -> int | None:
     if seat is None:
         return None
-    return state.boards[selectors.player_key(seat)].landscape.score().total
+    return state.boards[rebuild.player_key(seat)].landscape.score().total
 
 
 @login_required
@@ -213,7 +226,7 @@ def game_play(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         return _rejected(request, pk, str(error), 400)
     try:
         # The service reads the game under its lock: no need to read it here first.
-        commit = services.move_commit(
+        commit = services.move_submit(
             game_id=pk, user=request.user, round_number=round_number, turn=turn
         )
     except Game.DoesNotExist:
@@ -243,8 +256,8 @@ def game_play(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
             template="games/_update.html",
             committed=committed,
         )
-        response["HX-Push-Url"] = url
-        return response
+        # A new round is no new page: Back leaves the game rather than step through rounds.
+        return replace_url(response, url)
     return redirect(url)
 
 
@@ -252,7 +265,7 @@ def _rejected(
     request: AuthenticatedHttpRequest, pk: int, message: str, status: int
 ) -> HttpResponse:
     game = get_object_or_404(selectors.games_with_seats(), pk=pk)
-    seat = selectors.seat_for(game, request.user)
+    seat = policy.seat_of(game.seats.all(), request.user)
     if seat is None:
         if request.htmx:
             return HttpResponseClientRedirect(reverse("games:home"))
@@ -270,7 +283,7 @@ def game_replay(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     game = get_object_or_404(selectors.games_with_seats(), pk=pk)
     if not game.is_finished:
         raise Http404(_("A game can be replayed once it is over."))
-    if not selectors.can_watch(game, request.user, selectors.seat_for(game, request.user)):
+    if not policy.can_watch(game, request.user, policy.seat_of(game.seats.all(), request.user)):
         raise Http404(_("No such game."))
     try:
         wanted = int(request.GET.get("round", ""))
@@ -417,14 +430,26 @@ def game_hint(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     game, state, seat = _load(request, pk)
     params = QueryDict(draft.params())
     response = _render_game(request, game, state, seat, draft_params=params)
-    response["HX-Push-Url"] = url
-    return response
+    return replace_url(response, url)
+
+
+@login_required
+@require_POST
+def game_rematch(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    """Open the rematch of a finished multiplayer game, or take a seat in it."""
+    game = get_object_or_404(Game, pk=pk)
+    try:
+        rematch = services.game_rematch(game=game, user=request.user)
+    except (services.ActionRefused, PermissionDenied) as error:
+        messages.error(request, _message(error))
+        return redirect("games:detail", pk=pk)
+    return redirect("games:detail", pk=rematch.pk)
 
 
 def game_analysis(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """The post-game analysis fragment; while it is being computed, it polls for itself."""
     game = get_object_or_404(selectors.games_with_seats(), pk=pk)
-    if not selectors.can_watch(game, request.user, selectors.seat_for(game, request.user)):
+    if not policy.can_watch(game, request.user, policy.seat_of(game.seats.all(), request.user)):
         raise Http404(_("No such game."))
     if not game.is_finished:
         raise Http404(_("A game is analysed once it is over."))
@@ -555,6 +580,9 @@ def game_poll(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     # A player in the middle of a draft keeps it (only the table is redrawn) unless the
     # draft is over for them: they timed out, say.
     drafting = request.GET.get("draft") == "1" and "round" in context
+    if "final" in context:
+        # A finished game's board keeps Play again (or the rematch offered since).
+        context.update(_page_extras(request, game, seat, final=True))
     context.update(poll=True, with_board=not drafting, poll_token=request.GET["t"])
     return render(request, "games/_update.html", context)
 

@@ -10,7 +10,13 @@ class LeaderboardsConfig(AppConfig):
     verbose_name = _("Ratings and leaderboards")
 
     def ready(self) -> None:
+        from accounts.signals import user_deleting
         from games.signals import game_finished
         from leaderboards import services
 
         game_finished.connect(services.game_finished, dispatch_uid="leaderboards.game_finished")
+        # After the games app's receiver (apps are ready in INSTALLED_APPS order): a game
+        # the deletion finishes is counted, then forgotten with the player's others.
+        user_deleting.connect(
+            services.duplicate_forget_on_delete, dispatch_uid="leaderboards.duplicate_forget"
+        )

@@ -14,7 +14,7 @@ from django.utils.formats import date_format
 import rules
 from games.models import Ruleset
 from leaderboards.rating import DISPLAY_TARGET, display_rating
-from leaderboards.selectors import BAND_LABELS, HistoryEntry, RatingPoint
+from leaderboards.selectors import BAND_LABELS, DuplicatePoint, HistoryEntry, RatingPoint
 
 WIDTH = 600
 HEIGHT = 240
@@ -185,13 +185,7 @@ def score_chart(history: list[HistoryEntry]) -> Chart | None:
         )
         for i, entry in enumerate(games)
     ]
-    return Chart(
-        width=WIDTH,
-        height=HEIGHT,
-        left=LEFT,
-        right=WIDTH - RIGHT,
-        top=TOP,
-        bottom=HEIGHT - BOTTOM,
+    return _plot(
         rects=rects,
         series=[Series("", "series-solo", _points(dots), dots)],
         ticks=[
@@ -266,6 +260,39 @@ def rating_chart(points: list[RatingPoint]) -> Chart | None:
                 Series(str(ruleset.label), RULESET_CLASSES[ruleset.value], _points(dots), dots)
             )
     ticks = [Tick(offset - value * factor, f"{value:.0f}") for value in _nice_ticks(low, high)]
+    return _plot(
+        rects=[],
+        series=series,
+        ticks=ticks,
+        dates=_date_ticks([p.at for p in points]),
+    )
+
+
+def duplicate_chart(points: list[DuplicatePoint]) -> Chart | None:
+    """Matchpoint percentages of recent results on shared deals, 0 to 100; None before any."""
+    if not points:
+        return None
+    factor, offset = _scale(0, 100)
+    dots = [
+        Dot(
+            _x(i, len(points)),
+            offset - p.figures.percent * factor,
+            f"{p.figures.percent:.0f}% · {p.score} · {p.finished_at:%Y-%m-%d}",
+        )
+        for i, p in enumerate(points)
+    ]
+    return _plot(
+        rects=[],
+        series=[Series("", "series-duplicate", _points(dots), dots)],
+        ticks=[Tick(offset - value * factor, f"{value}%") for value in (0, 25, 50, 75, 100)],
+        dates=_date_ticks([p.finished_at for p in points]),
+    )
+
+
+def _plot(
+    *, rects: list[Rect], series: list[Series], ticks: list[Tick], dates: list[DateTick]
+) -> Chart:
+    # The line charts' common frame: the whole drawing area, with room for the axes.
     return Chart(
         width=WIDTH,
         height=HEIGHT,
@@ -273,10 +300,10 @@ def rating_chart(points: list[RatingPoint]) -> Chart | None:
         right=WIDTH - RIGHT,
         top=TOP,
         bottom=HEIGHT - BOTTOM,
-        rects=[],
+        rects=rects,
         series=series,
         ticks=ticks,
-        dates=_date_ticks([p.at for p in points]),
+        dates=dates,
     )
 
 

@@ -21,6 +21,55 @@ PROVISIONAL_GAMES = 5
 RECENT_GAMES = 10
 
 
+class Deal(models.Model):
+    """A card sequence under one ruleset: every game dealt from it can be compared.
+
+    Identified by the seed the cards were dealt from and the ruleset. Made for the games
+    several people play (the daily challenge, multiplayer games) and registered in advance
+    by tournaments for theirs, whose sealed solo games join them.
+    """
+
+    seed = models.BigIntegerField(_("seed"))
+    ruleset = models.CharField(_("ruleset"), max_length=10, choices=Ruleset.choices)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("deal")
+        verbose_name_plural = _("deals")
+        constraints = [
+            models.UniqueConstraint(fields=["seed", "ruleset"], name="deal_one_per_seed"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.ruleset} deal {self.seed}"
+
+
+class DealScore(models.Model):
+    """How many counted results on a deal have one score: the deal's table of scores.
+
+    A result counts while it is visible (not hidden by a moderator, not assisted) and its
+    player's account exists. Kept by each finish and each moderation change in their
+    transaction (``services.duplicate_rebuild`` recomputes it): every matchpoint figure
+    follows from these few rows (``leaderboards.duplicate``).
+    """
+
+    deal = models.ForeignKey(
+        Deal, on_delete=models.CASCADE, related_name="scores", verbose_name=_("deal")
+    )
+    score = models.PositiveSmallIntegerField(_("score"))
+    count = models.PositiveIntegerField(_("results"))
+
+    class Meta:
+        verbose_name = _("deal score")
+        verbose_name_plural = _("deal scores")
+        constraints = [
+            models.UniqueConstraint(fields=["deal", "score"], name="deal_score_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.deal}: {self.count} × {self.score}"
+
+
 class PlayerResult(models.Model):
     """One seat of a finished game as the statistics read it.
 
@@ -47,6 +96,15 @@ class PlayerResult(models.Model):
     finished_at = models.DateTimeField(_("finished at"))
     # A copy of the game's (and solo result's) moderation flag; player_stats_rebuild syncs it.
     hidden = models.BooleanField(_("hidden"), default=False)
+    # The deal the game was dealt from, when others may play it too (Deal's docstring).
+    deal = models.ForeignKey(
+        Deal,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="results",
+        verbose_name=_("deal"),
+    )
     # The seat's rating after a rated game, copied for the profile's rating history.
     rating_after = models.FloatField(_("rating after"), null=True, blank=True)
     farmer = models.PositiveSmallIntegerField(_("farmers"), default=0)
@@ -64,6 +122,11 @@ class PlayerResult(models.Model):
                 fields=["user", "-finished_at"],
                 condition=Q(rating_after__isnull=False),
                 name="result_rating_history",
+            ),
+            models.Index(
+                fields=["user", "-finished_at"],
+                condition=Q(deal__isnull=False),
+                name="result_duplicate_history",
             ),
         ]
 

@@ -9,7 +9,7 @@ one for the page, and for a signed-in player one for their row and one COUNT for
 from __future__ import annotations
 
 import datetime
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -18,15 +18,18 @@ from django.db.models import Count, Model, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-import games.selectors
 import rules
 from accounts.models import User
-from games.daily import FIRST_DAY, today
-from games.models import SOLO_RATING_LABELS, DailyPar, Game, Ruleset, Seat, SoloResult
+from games.daily import FIRST_DAY, daily_seed, today
+from games.models import SOLO_RATING_LABELS, Game, Ruleset, Seat, SoloResult
+from games.policy import daily_attempt_status
 from leaderboards.daily import week_start
+from leaderboards.duplicate import Duplicate, duplicate_of
 from leaderboards.models import (
     PROVISIONAL_GAMES,
     RECENT_GAMES,
+    Deal,
+    DealScore,
     PlayerRating,
     PlayerResult,
     PlayerTotals,
@@ -357,9 +360,10 @@ def player_statistics(user: User) -> PlayerStatistics:
             r.daily,
             r.abandoned,
         )
-        for r in SoloResult.objects.filter(user=user, hidden=False).order_by("-finished_at", "-id")[
-            :HISTORY_GAMES
-        ]
+        # Games played with a hint are no part of a player's public record.
+        for r in SoloResult.objects.filter(user=user, hidden=False, game__assisted=False).order_by(
+            "-finished_at", "-id"
+        )[:HISTORY_GAMES]
     ]
     recent = history[:RECENT_GAMES]
     ratings = list(PlayerRating.objects.filter(user=user).order_by("ruleset"))
@@ -432,6 +436,86 @@ def solo_by_ruleset(history: list[HistoryEntry]) -> list[RulesetSolo]:
     return result
 
 
-def daily_par(*, day: datetime.date, ruleset: str = Ruleset.STANDARD) -> DailyPar | None:
-    """The day's par as stored (pending, done), or ``None`` if nobody has asked for it."""
-    return games.selectors.daily_par_of(day, ruleset)
+def replays_withheld(game_ids: list[int], viewer: User | None) -> set[int]:
+    """The games among ``game_ids`` a board must not link for ``viewer`` yet.
+
+    Today's daily challenges: their replays show the day's cards, so, as the game page
+    itself (``games.policy.can_watch``), only to those whose own attempt has ended.
+    """
+    day = today()
+    running = set(Game.objects.filter(pk__in=game_ids, daily__gte=day).values_list("pk", flat=True))
+    if not running or viewer is None:
+        return running
+    finished_own = daily_attempt_status(viewer, day) == Game.Status.FINISHED
+    return set() if finished_own else running
+
+
+# -- duplicate: results against everyone who played the same deal -------------------------
+
+# The profile's chart of duplicate percentages shows this many of the latest results.
+DUPLICATE_HISTORY = 30
+
+
+def deal_tables(deal_ids: Iterable[int]) -> dict[int, dict[int, int]]:
+    """Each deal's table of counted scores (``{score: results}``), in one query."""
+    tables: dict[int, dict[int, int]] = {deal_id: {} for deal_id in deal_ids}
+    for deal_id, score, count in DealScore.objects.filter(deal_id__in=list(tables)).values_list(
+        "deal_id", "score", "count"
+    ):
+        tables[deal_id][score] = count
+    return tables
+
+
+def daily_percentages(day: datetime.date) -> dict[int, Duplicate]:
+    """The day's challenge: each score counted on it, with its figures against the rest."""
+    deal_id = (
+        Deal.objects.filter(seed=daily_seed(day), ruleset=Ruleset.STANDARD)
+        .values_list("pk", flat=True)
+        .first()
+    )
+    if deal_id is None:
+        return {}
+    table = deal_tables([deal_id])[deal_id]
+    figures = {score: duplicate_of(table, score) for score in table}
+    return {score: shown for score, shown in figures.items() if shown is not None}
+
+
+def game_duplicates(game: Game) -> dict[int, Duplicate]:
+    """A finished game's counted results against everyone on its deal, by seat id."""
+    results = list(
+        PlayerResult.objects.filter(
+            game=game, deal__isnull=False, hidden=False, user__deleted_at__isnull=True
+        ).values_list("seat_id", "deal_id", "score")
+    )
+    if not results:
+        return {}
+    table = deal_tables([results[0][1]])[results[0][1]]
+    figures = {seat_id: duplicate_of(table, score) for seat_id, _deal, score in results}
+    return {seat_id: shown for seat_id, shown in figures.items() if shown is not None}
+
+
+@dataclass(frozen=True)
+class DuplicatePoint:
+    """One result on the profile's duplicate chart."""
+
+    game_id: int
+    finished_at: datetime.datetime
+    score: int
+    figures: Duplicate
+
+
+def duplicate_history(user: User, *, count: int = DUPLICATE_HISTORY) -> list[DuplicatePoint]:
+    """The player's latest counted results on deals others played too, oldest first."""
+    results = list(
+        PlayerResult.objects.filter(user=user, deal__isnull=False, hidden=False)
+        .order_by("-finished_at", "-id")
+        .values_list("game_id", "finished_at", "score", "deal_id")[: count * 2]
+    )
+    tables = deal_tables({deal_id for *_rest, deal_id in results})
+    points = []
+    for game_id, finished_at, score, deal_id in results:
+        figures = duplicate_of(tables[deal_id], score)
+        # Alone on a deal so far: nothing to compare with yet.
+        if figures is not None:
+            points.append(DuplicatePoint(game_id, finished_at, score, figures))
+    return points[:count][::-1]

@@ -5,12 +5,14 @@ that finishes a game, so a result and its place on every board commit together o
 all (``leaderboards/apps.py`` connects it).
 Moderation calls ``player_stats_rebuild`` after hiding or unhiding a result, and
 ``ratings_recompute`` (``manage.py recompute_ratings``) after hiding a multiplayer game.
+Each deal's table of scores (``DealScore``) follows every change of a counted result by
+the difference it makes; ``duplicate_rebuild`` recomputes them all and must agree.
 """
 
 from __future__ import annotations
 
 import datetime
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,11 +22,14 @@ from django.utils import timezone
 
 import rules
 from accounts.models import User
+from games import internals
 from games.models import Game, Ruleset, Seat
-from games.selectors import player_key, rules_game
+from games.rebuild import player_key, rules_game
 from leaderboards.daily import week_start
 from leaderboards.models import (
     RECENT_GAMES,
+    Deal,
+    DealScore,
     PlayerRating,
     PlayerResult,
     PlayerTotals,
@@ -52,12 +57,21 @@ def game_finished(
         _game_rate(game, seats)
     if state is None:
         state = rules_game(game, seats)
+    deal_id = _deal_of(game)
     # A result just written cannot have been hidden yet: only the game's flags count. A
     # game played with a hint counts in no board or total. Bots have no results at all.
     results = PlayerResult.objects.bulk_create(
-        _result_for(game, seat, state, hidden=game.hidden or game.assisted)
+        _result_for(game, seat, state, hidden=game.hidden or game.assisted, deal_id=deal_id)
         for seat in seats
         if seat.score is not None and not seat.is_bot
+    )
+    deleted = {seat.user_id for seat in seats if seat.user is not None and seat.user.is_deleted}
+    _deal_scores_change(
+        Counter(
+            (deal_id, result.score)
+            for result in results
+            if deal_id is not None and not result.hidden and result.user_id not in deleted
+        )
     )
     for result in results:
         if not result.hidden:
@@ -67,7 +81,103 @@ def game_finished(
         _weekly_best_offer(results[0])
 
 
-def _result_for(game: Game, seat: Seat, state: rules.Game, *, hidden: bool) -> PlayerResult:
+def deal_register(*, seed: int, ruleset: str) -> Deal:
+    """The deal of ``seed`` under ``ruleset``, made if it is new.
+
+    Tournaments register their deals in advance: their games (sealed, ``Game.sealed_until``)
+    are compared with the others on them (``game_finished``).
+    """
+    # Two first finishes of one deal at once: the loser of the insert reads the winner's.
+    Deal.objects.bulk_create([Deal(seed=seed, ruleset=ruleset)], ignore_conflicts=True)
+    return Deal.objects.get(seed=seed, ruleset=ruleset)
+
+
+def _deal_of(game: Game) -> int | None:
+    # A solo game on a fresh random seed has nobody to be compared with: no deal for it,
+    # and no query. A competition's game (sealed) is dealt from a deal registered before.
+    if game.mode == Game.Mode.MULTI or game.daily is not None:
+        return deal_register(seed=game.seed, ruleset=game.ruleset).pk
+    if game.sealed_until is None:
+        return None
+    return (
+        Deal.objects.filter(seed=game.seed, ruleset=game.ruleset)
+        .values_list("pk", flat=True)
+        .first()
+    )
+
+
+def _counted(results: QuerySet[PlayerResult]) -> Counter[tuple[int, int]]:
+    # What a deal's table counts: visible results of existing accounts.
+    return Counter(
+        results.filter(deal__isnull=False, hidden=False, user__deleted_at__isnull=True).values_list(
+            "deal_id", "score"
+        )
+    )
+
+
+def _deal_scores_change(
+    added: Counter[tuple[int, int]], removed: Counter[tuple[int, int]] | None = None
+) -> None:
+    """Move the deals' tables by ``added`` minus ``removed`` (each (deal, score) a count)."""
+    change = Counter(added)
+    change.subtract(removed or Counter())
+    table = DealScore._meta.db_table
+    # In one order everywhere: two finishes on one deal cannot deadlock on its rows.
+    with connection.cursor() as cursor:
+        for (deal_id, score), by in sorted(change.items()):
+            if by > 0:
+                cursor.execute(
+                    f"INSERT INTO {table} (deal_id, score, count) VALUES (%s, %s, %s) "
+                    f"ON CONFLICT (deal_id, score) DO UPDATE SET count = {table}.count + "
+                    "excluded.count",
+                    [deal_id, score, by],
+                )
+            elif by < 0:
+                cursor.execute(
+                    f"UPDATE {table} SET count = count - %s WHERE deal_id = %s AND score = %s",
+                    [-by, deal_id, score],
+                )
+                cursor.execute(
+                    f"DELETE FROM {table} WHERE deal_id = %s AND score = %s AND count = 0",
+                    [deal_id, score],
+                )
+
+
+def duplicate_forget_on_delete(*, user: User, **_signal: object) -> None:
+    """Take a deleted account's results out of their deals (``accounts.signals.user_deleting``)."""
+    _deal_scores_change(Counter(), _counted(PlayerResult.objects.filter(user=user)))
+
+
+@transaction.atomic
+def duplicate_rebuild() -> int:
+    """Give every shareable result its deal and recount every deal's table from the results.
+
+    What the finishes and moderation keep by differences, recomputed: the two must agree.
+    Returns the number of (deal, score) rows.
+    """
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(f"LOCK TABLE {DealScore._meta.db_table} IN SHARE ROW EXCLUSIVE MODE")
+    unlinked = PlayerResult.objects.filter(deal__isnull=True)
+    shared = unlinked.filter(Q(mode=Game.Mode.MULTI) | Q(game__daily__isnull=False))
+    for seed, ruleset in set(shared.values_list("game__seed", "ruleset")):
+        deal_register(seed=seed, ruleset=ruleset)
+    for deal_id, seed, ruleset in Deal.objects.values_list("pk", "seed", "ruleset"):
+        unlinked.filter(game__seed=seed, ruleset=ruleset).update(deal_id=deal_id)
+    DealScore.objects.all().delete()
+    rows = DealScore.objects.bulk_create(
+        (
+            DealScore(deal_id=deal_id, score=score, count=count)
+            for (deal_id, score), count in _counted(PlayerResult.objects.all()).items()
+        ),
+        batch_size=5000,
+    )
+    return len(rows)
+
+
+def _result_for(
+    game: Game, seat: Seat, state: rules.Game, *, hidden: bool, deal_id: int | None
+) -> PlayerResult:
     # Computer players' seats never get here: they have no user and no results.
     assert seat.score is not None and game.finished_at is not None and seat.user_id is not None
     points = dict.fromkeys(rules.Profession, 0)
@@ -84,6 +194,7 @@ def _result_for(game: Game, seat: Seat, state: rules.Game, *, hidden: bool) -> P
         place=seat.place,
         finished_at=game.finished_at,
         hidden=hidden,
+        deal_id=deal_id,
         rating_after=seat.rating_after,
         **{profession.value: points[profession] for profession in rules.Profession},
     )
@@ -101,16 +212,22 @@ def _totals_add(result: PlayerResult) -> None:
     if result.mode == Game.Mode.SOLO:
         added[band_field(rules.solo_rating(result.score))] = 1
     table = PlayerTotals._meta.db_table
-    columns = ["user_id", "mode", "ruleset", "best", *added]
+    values: dict[str, Any] = {
+        "user_id": result.user_id,
+        "mode": result.mode,
+        "ruleset": result.ruleset,
+        "best": result.score,
+        **added,
+    }
     sums = ", ".join(f"{name} = {table}.{name} + excluded.{name}" for name in added)
     with connection.cursor() as cursor:
         cursor.execute(
-            f"INSERT INTO {table} ({', '.join(columns)}) "
-            f"VALUES ({', '.join(['%s'] * len(columns))}) "
+            f"INSERT INTO {table} ({', '.join(values)}) "
+            f"VALUES ({', '.join(f'%({name})s' for name in values)}) "
             f"ON CONFLICT (user_id, mode, ruleset) DO UPDATE SET {sums}, best = CASE "
             f"WHEN {table}.best IS NULL OR {table}.best < excluded.best THEN excluded.best "
             f"ELSE {table}.best END",
-            [result.user_id, result.mode, result.ruleset, result.score, *added.values()],
+            values,
         )
 
 
@@ -173,27 +290,30 @@ def _visible_solo(*, user_id: int, ruleset: str) -> QuerySet[PlayerResult]:
 
 
 def _solo_standing_add(result: PlayerResult) -> None:
+    if not internals.in_use():
+        # The plain ORM's way to the same row: everything counted afresh under its lock.
+        _solo_standing_refresh(user_id=result.user_id, ruleset=result.ruleset)
+        return
     table = SoloStanding._meta.db_table
+    row: dict[str, Any] = {"user_id": result.user_id, "ruleset": result.ruleset}
     # First the row, inserted empty if missing, and its lock: two games of one player
     # finishing at once queue here, and the next statement reads the first one's result.
     with connection.cursor() as cursor:
         cursor.execute(
-            f"INSERT INTO {table} (user_id, ruleset, games) VALUES (%s, %s, 0) "
+            f"INSERT INTO {table} (user_id, ruleset, games) VALUES (%(user_id)s, %(ruleset)s, 0) "
             f"ON CONFLICT (user_id, ruleset) DO UPDATE SET games = {table}.games",
-            [result.user_id, result.ruleset],
+            row,
         )
     visible = _visible_solo(user_id=result.user_id, ruleset=result.ruleset)
-    recent, recent_params = (
-        visible.order_by("-finished_at", "-id")
-        .values("score", "finished_at")[:RECENT_GAMES]
-        .query.sql_with_params()
+    recent, recent_params = internals.sql_named(
+        visible.order_by("-finished_at", "-id").values("score", "finished_at")[:RECENT_GAMES],
+        "recent",
     )
-    best, best_params = (
-        visible.order_by("-score", "finished_at", "id")
-        .values("score", "game_id", "finished_at")[:1]
-        .query.sql_with_params()
+    ranked = visible.order_by("-score", "finished_at", "id")
+    best, best_params = internals.sql_named(
+        ranked.values("score", "game_id", "finished_at")[:1], "best"
     )
-    count, count_params = visible.order_by().values("id").query.sql_with_params()
+    count, count_params = internals.sql_named(visible.order_by().values("id"), "visible")
 
     def first_best(column: str) -> str:
         return f"(SELECT {column} FROM ({best}) AS best)"
@@ -202,39 +322,32 @@ def _solo_standing_add(result: PlayerResult) -> None:
     # just inserted (no games yet, yet maybe earlier results, finished before the boards)
     # counts them all. Strictly better only: an equal score later keeps the earlier
     # achievement. The recent average is read afresh under the lock either way.
-    better = f"{table}.best_score IS NULL OR {table}.best_score < %s"
+    better = f"{table}.best_score IS NULL OR {table}.best_score < %(score)s"
     with connection.cursor() as cursor:
         cursor.execute(
             f"UPDATE {table} SET "
             f"games = CASE WHEN {table}.games = 0 THEN (SELECT COUNT(*) FROM ({count}) AS n) "
             f"ELSE {table}.games + 1 END, "
             f"best_score = CASE WHEN {table}.games = 0 THEN {first_best('score')} "
-            f"WHEN {better} THEN %s ELSE {table}.best_score END, "
+            f"WHEN {better} THEN %(score)s ELSE {table}.best_score END, "
             f"best_game_id = CASE WHEN {table}.games = 0 THEN {first_best('game_id')} "
-            f"WHEN {better} THEN %s ELSE {table}.best_game_id END, "
+            f"WHEN {better} THEN %(game_id)s ELSE {table}.best_game_id END, "
             f"best_at = CASE WHEN {table}.games = 0 THEN {first_best('finished_at')} "
-            f"WHEN {better} THEN %s ELSE {table}.best_at END, "
+            f"WHEN {better} THEN %(finished_at)s ELSE {table}.best_at END, "
             f"recent_average = (SELECT CASE WHEN COUNT(*) = {RECENT_GAMES} "
             f"THEN SUM(score) * 1.0 / {RECENT_GAMES} END FROM ({recent}) AS recent), "
             f"recent_at = (SELECT CASE WHEN COUNT(*) = {RECENT_GAMES} "
             f"THEN MAX(finished_at) END FROM ({recent}) AS recent) "
-            f"WHERE user_id = %s AND ruleset = %s",
-            [
-                *count_params,
-                *best_params,
-                result.score,
-                result.score,
-                *best_params,
-                result.score,
-                result.game_id,
-                *best_params,
-                result.score,
-                connection.ops.adapt_datetimefield_value(result.finished_at),
-                *recent_params,
-                *recent_params,
-                result.user_id,
-                result.ruleset,
-            ],
+            f"WHERE user_id = %(user_id)s AND ruleset = %(ruleset)s",
+            {
+                **count_params,
+                **best_params,
+                **recent_params,
+                **row,
+                "score": result.score,
+                "game_id": result.game_id,
+                "finished_at": connection.ops.adapt_datetimefield_value(result.finished_at),
+            },
         )
 
 
@@ -341,6 +454,7 @@ def player_stats_rebuild(*, user: User) -> None:
     player of a game after hiding or unhiding it. Multiplayer ratings depend on every
     player's games; ``ratings_recompute`` rebuilds those.
     """
+    counted_before = _counted(PlayerResult.objects.filter(user=user))
     missing = (
         Seat.objects.filter(
             user=user, game__status=Game.Status.FINISHED, score__isnull=False, result__isnull=True
@@ -353,13 +467,16 @@ def player_stats_rebuild(*, user: User) -> None:
         seats = list(seat.game.seats.select_related("user"))
         state = rules_game(seat.game, seats)
         mine = next(s for s in seats if s.pk == seat.pk)
-        created.append(_result_for(seat.game, mine, state, hidden=False))
+        created.append(
+            _result_for(seat.game, mine, state, hidden=False, deal_id=_deal_of(seat.game))
+        )
     PlayerResult.objects.bulk_create(created)
     mine_all = PlayerResult.objects.filter(user=user)
     mine_all.update(hidden=False)
     mine_all.filter(game__hidden=True).update(hidden=True)
     mine_all.filter(game__assisted=True).update(hidden=True)
     mine_all.filter(game__solo_result__hidden=True).update(hidden=True)
+    _deal_scores_change(_counted(mine_all), counted_before)
     for ruleset in Ruleset.values:
         _solo_standing_refresh(user_id=user.pk, ruleset=ruleset)
     _weekly_bests_rebuild(user)

@@ -10,6 +10,7 @@ urlpatterns = [
     path("leaderboards/", views.board_index, name="index"),
     path("leaderboards/<name:ruleset>/<name:kind>/", views.board_page, name="board"),
     path("daily/", views.daily_page, name="daily"),
+    path("games/<int:pk>/duplicate/", views.game_duplicate, name="game_duplicate"),
     path("daily/start/", views.daily_start, name="daily_start"),
     path("daily/abandon/", views.daily_abandon, name="daily_abandon"),
     path("daily/<name:day>/", views.daily_page, name="daily_day"),

@@ -4,7 +4,7 @@ selector, render."""
 from __future__ import annotations
 
 import datetime
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from urllib.parse import quote
 
@@ -18,12 +18,15 @@ from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+import games.policy
+import games.selectors
 import games.services
 from accounts.http import AuthenticatedHttpRequest, HtmxHttpRequest
 from accounts.models import User
 from games.daily import FIRST_DAY, today
 from games.models import Ruleset
 from leaderboards import charts, selectors
+from leaderboards.duplicate import Duplicate
 from leaderboards.rating import display_rating
 
 
@@ -39,6 +42,8 @@ class ShownRow:
     profile_url: str
     replay_url: str | None
     beat_bot: bool = False
+    # The score's matchpoint percentage on its deal ("67%"), where the board has one.
+    duplicate: str | None = None
 
 
 # Stand-ins reversed once per page: a page of 50 rows would otherwise reverse 100 URLs,
@@ -54,9 +59,12 @@ def _shown_rows(
     viewer: User | None,
     shown: Callable[[float], float] = float,
     bot_score: int | None = None,
+    percentages: Mapping[int, Duplicate] | None = None,
 ) -> list[ShownRow]:
     profile = reverse("accounts:profile", args=[_NAME])
     replay = reverse("games:replay", args=[_GAME])
+    ids = [row.game_id for row in board.rows if row.game_id]
+    withheld = selectors.replays_withheld(ids, viewer) if links and ids else set()
     return [
         ShownRow(
             rank=row.rank,
@@ -66,12 +74,20 @@ def _shown_rows(
             day=row.at.date().isoformat(),
             profile_url=profile.replace(_NAME, quote(row.username, safe="!$&'()*+,;=~:@")),
             replay_url=(
-                replay.replace(str(_GAME), str(row.game_id)) if links and row.game_id else None
+                replay.replace(str(_GAME), str(row.game_id))
+                if links and row.game_id and row.game_id not in withheld
+                else None
             ),
             beat_bot=bot_score is not None and row.value > bot_score,
+            duplicate=_percent(percentages, int(row.value)) if percentages else None,
         )
         for row in board.rows
     ]
+
+
+def _percent(percentages: Mapping[int, Duplicate], score: int) -> str | None:
+    figures = percentages.get(score)
+    return None if figures is None else f"{number_format(figures.percent, decimal_pos=0)}%"
 
 
 def _page_number(request: HtmxHttpRequest) -> int:
@@ -150,10 +166,17 @@ def daily_page(request: HtmxHttpRequest, day: str | None = None) -> HttpResponse
     # (or, on a day that is over, to those who made none).
     links = attempt.finished or (shown < current and attempt.game is None)
     # The par, like the landscapes, waits for the viewer's own attempt on a running day.
-    par = selectors.daily_par(day=shown) if links else None
+    par = games.selectors.daily_par(day=shown) if links else None
     bot_score = par.bot_score if par is not None and par.is_done else None
     context = {
-        "rows": _shown_rows(board, decimals=0, links=links, viewer=viewer, bot_score=bot_score),
+        "rows": _shown_rows(
+            board,
+            decimals=0,
+            links=links,
+            viewer=viewer,
+            bot_score=bot_score,
+            percentages=selectors.daily_percentages(shown),
+        ),
         "par": par,
         "show_par": links,
         "own_value": board.own.value if board.own else None,
@@ -224,10 +247,29 @@ def daily_par(request: HtmxHttpRequest, day: str) -> HttpResponse:
     context = {
         "day": shown,
         "attempt": attempt,
-        "par": selectors.daily_par(day=shown),
+        "par": games.selectors.daily_par(day=shown),
         "show_par": True,
     }
     return render(request, "leaderboards/daily.html#par", context)
+
+
+def game_duplicate(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """A finished game's results against everyone who played its cards (a game page part)."""
+    game = games.selectors.game_with_seats(pk)
+    if game is None or not game.is_finished:
+        raise Http404(_("No such game."))
+    seats = list(game.seats.all())
+    if not games.policy.can_watch(game, request.user, games.policy.seat_of(seats, request.user)):
+        raise Http404(_("No such game."))
+    figures = selectors.game_duplicates(game)
+    context = {
+        "game": game,
+        "rows": [(seat, figures[seat.pk]) for seat in seats if seat.pk in figures],
+    }
+    template = "leaderboards/game_duplicate.html"
+    if request.htmx:
+        template += "#figures"
+    return render(request, template, context)
 
 
 def profile(request: HtmxHttpRequest, username: str) -> HttpResponse:
@@ -245,5 +287,6 @@ def profile(request: HtmxHttpRequest, username: str) -> HttpResponse:
             ],
             band_chart=charts.band_chart(stats.bands),
             rating_chart=charts.rating_chart(stats.rating_history),
+            duplicate_chart=charts.duplicate_chart(selectors.duplicate_history(player)),
         )
     return render(request, "accounts/profile.html", context)

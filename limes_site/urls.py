@@ -7,12 +7,14 @@ from django.urls import include, path
 from django.views.i18n import JavaScriptCatalog
 
 import accounts.urls
+import api.views
 import games.views
 import leaderboards.views
 
 # Registers the <name:…> and <code:…> converters before the URL maps below use them.
 import limes_site.converters  # noqa: F401
 from accounts.views import language_set
+from api.v1 import api as api_v1
 from limes_site.observability import health
 
 # A player's pages: their account's, and the public profile, whose view belongs to the
@@ -20,6 +22,8 @@ from limes_site.observability import health
 players = [
     *accounts.urls.urlpatterns,
     path("settings/data.zip", games.views.data_export, name="data_export"),
+    path("settings/api/", api.views.tokens, name="api_tokens"),
+    path("settings/api/<int:token_id>/revoke/", api.views.token_revoke, name="api_token_revoke"),
     path("<name:username>/", leaderboards.views.profile, name="profile"),
 ]
 
@@ -32,7 +36,12 @@ urlpatterns = [
     # Our strings live under LOCALE_PATHS, which every catalogue includes; naming one app
     # (it has none of its own) keeps the admin's JavaScript strings out of every page.
     path("jsi18n/", JavaScriptCatalog.as_view(packages=["games"]), name="javascript-catalog"),
+    # The public read API (/api/v1/, its schema and docs) and the embeds (issue 28).
+    path("api/v1/", api_v1.urls),
+    path("", include("api.urls", namespace="api")),
     path("", include("moderation.urls", namespace="moderation")),
+    path("", include("social.urls", namespace="social")),
     path("", include("leaderboards.urls", namespace="leaderboards")),
+    path("", include("tournaments.urls", namespace="tournaments")),
     path("", include("games.urls", namespace="games")),
 ]

@@ -17,7 +17,13 @@ from django.utils.translation import gettext_lazy as _
 from accounts.models import User
 
 # Importing them registers the players' and games' pages, with the moderators' actions.
-from moderation import admin_games, admin_players, services  # noqa: F401
+from moderation import (  # noqa: F401
+    admin_chat,
+    admin_games,
+    admin_players,
+    admin_tournaments,
+    services,
+)
 from moderation.admin_actions import ReasonAction, ReasonActionsMixin
 from moderation.forms import ReasonForm
 from moderation.models import AuditEntry, Ban, Report
@@ -94,6 +100,7 @@ class ReportAdmin(ReasonActionsMixin, admin.ModelAdmin[Report]):
         "target_link",
         "reporter_link",
         "game_column",
+        "chat_message_column",
         "category",
         "text",
         "created_at",
@@ -159,6 +166,17 @@ class ReportAdmin(ReasonActionsMixin, admin.ModelAdmin[Report]):
     @admin.display(description=_("game"))
     def game_column(self, report: Report) -> str:
         return game_link(report.game_id)
+
+    @admin.display(description=_("chat message"))
+    def chat_message_column(self, report: Report) -> str:
+        message = report.chat_message
+        if message is None:
+            return "–"
+        return format_html(
+            '<a href="{}">{}</a>',
+            reverse("admin:social_chatmessage_change", args=[message.pk]),
+            message.shown_text,
+        )
 
     @admin.display(description=_("reports about this player"))
     def reports_about_target(self, report: Report) -> str:

@@ -97,3 +97,22 @@ class BanForm(ReasonForm):
         elif until is not None and until <= timezone.now():
             self.add_error("until", _("The end of the ban must lie in the future."))
         return data
+
+
+class MuteForm(ReasonForm):
+    """How long a player stays out of the chat, and why."""
+
+    DURATIONS = [
+        ("1", _("1 hour")),
+        ("24", _("1 day")),
+        ("168", _("7 days")),
+        ("720", _("30 days")),
+    ]
+
+    hours = forms.TypedChoiceField(label=_("Length"), choices=DURATIONS, coerce=int, initial="24")
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or self.cleaned_data
+        if data.get("hours"):
+            data["until"] = timezone.now() + datetime.timedelta(hours=data["hours"])
+        return data

@@ -5,12 +5,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from allauth.account.authentication import get_authentication_records
 from allauth.mfa.utils import is_mfa_enabled
 from django.conf import settings
 from django.contrib import messages
+from django.contrib.auth import REDIRECT_FIELD_NAME
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.urls import reverse
+from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django_htmx.http import HttpResponseClientRedirect
 
@@ -49,15 +52,26 @@ class ModerationMiddleware:
                 user.is_staff
                 and settings.LIMES_STAFF_NEED_MFA
                 and request.path.startswith(reverse("admin:index"))
-                and not is_mfa_enabled(user)
             ):
-                # The admin bans, hides and renames: only with a second factor.
-                messages.warning(
-                    request,
-                    _("Set up two-factor authentication before opening the moderation pages."),
-                )
-                return _redirect(request, reverse("mfa_index"))
+                return _staff_second_factor(request, user)
         return None
+
+
+def _staff_second_factor(request: HttpRequest, user: User) -> HttpResponse | None:
+    """The admin bans, hides and renames: only with a second factor, used in this session."""
+    if not is_mfa_enabled(user):
+        messages.warning(
+            request,
+            _("Set up two-factor authentication before opening the moderation pages."),
+        )
+        return _redirect(request, reverse("mfa_index"))
+    records = get_authentication_records(request, user)
+    if not any(record.get("method") == "mfa" for record in records):
+        # Signed in by password alone (before the factor was set up, or by another way in):
+        # the code is asked for now, as allauth asks it before a sensitive change.
+        query = urlencode({REDIRECT_FIELD_NAME: request.get_full_path()})
+        return _redirect(request, f"{reverse('mfa_reauthenticate')}?{query}")
+    return None
 
 
 def _may_pass_while_renaming(path: str) -> bool:

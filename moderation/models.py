@@ -71,6 +71,7 @@ class Report(models.Model):
         OFFENSIVE_NAME = "name", _("Offensive name or profile")
         ABUSIVE_PLAY = "abuse", _("Abusive play")
         CHEATING = "cheating", _("Suspected cheating")
+        CHAT = "chat", _("Abusive chat message")
         OTHER = "other", _("Other")
 
     class Status(models.TextChoices):
@@ -97,6 +98,15 @@ class Report(models.Model):
         blank=True,
         related_name="reports",
         verbose_name=_("game"),
+    )
+    # The message reported from a game's chat, if the report started there.
+    chat_message = models.ForeignKey(
+        "social.ChatMessage",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="reports",
+        verbose_name=_("chat message"),
     )
     category = models.CharField(_("category"), max_length=10, choices=Category.choices)
     text = models.TextField(
@@ -157,6 +167,11 @@ class AuditEntry(models.Model):
         CLEAR_PROFILE = "clear_profile", _("Clear profile")
         RESOLVE_REPORT = "resolve_report", _("Resolve report")
         DISMISS_REPORT = "dismiss_report", _("Dismiss report")
+        DISQUALIFY = "disqualify", _("Disqualify from a tournament")
+        HIDE_MESSAGE = "hide_message", _("Hide chat message")
+        UNHIDE_MESSAGE = "unhide_message", _("Unhide chat message")
+        MUTE = "mute", _("Mute in chat")
+        UNMUTE = "unmute", _("Unmute in chat")
 
     moderator = models.ForeignKey(
         settings.AUTH_USER_MODEL,

@@ -1,21 +1,20 @@
-"""Reads for moderation: who may moderate, reports, notifications, results that stand out."""
+"""Reads for moderation: who may moderate, reports, notifications, results that stand out.
+
+The menu's badges are counted with the site chrome, in ``limes_site.chrome``."""
 
 from __future__ import annotations
 
 import datetime
 import statistics
-from dataclasses import dataclass
-from functools import cache, lru_cache
-from typing import Any
+from functools import lru_cache
 
 from django.conf import settings
-from django.db import connection
 from django.db.models import F, Q, QuerySet
 
 import rules
 from accounts.models import Notification, User
 from games.models import SoloResult
-from games.selectors import STAND_IN_ID, deck, id_filled, id_slotted, seats_waiting
+from games.rebuild import deck
 from moderation.models import Report, ResultCheck
 
 MODERATORS_GROUP = "Moderators"
@@ -58,38 +57,6 @@ def report_open_exists(*, reporter: User, target: User) -> bool:
 
 def notifications_unread(*, user: User) -> QuerySet[Notification]:
     return Notification.objects.filter(user=user, read_at__isnull=True)
-
-
-@dataclass(frozen=True)
-class MenuCounts:
-    """The numbers on the menu's badges."""
-
-    games_waiting: int
-    unread_notifications: int
-
-
-def menu_counts(*, user: User) -> MenuCounts:
-    """Games waiting for the user's move and their unread notifications, in one query."""
-    sql, params = _menu_counts_sql()
-    with connection.cursor() as cursor:
-        cursor.execute(sql, id_filled(params, user.pk))
-        waiting, unread = cursor.fetchone()
-    return MenuCounts(waiting, unread)
-
-
-@cache
-def _menu_counts_sql() -> tuple[str, list[Any]]:
-    # Every page a player sees shows the badges: the ORM builds the two counts once per
-    # process, from the selectors' own querysets, for a stand-in id; each page then only
-    # puts in the player's.
-    stand_in = User(pk=STAND_IN_ID)
-    parts: list[str] = []
-    params: list[Any] = []
-    for queryset in (seats_waiting(stand_in), notifications_unread(user=stand_in)):
-        sql, counted_params = id_slotted(queryset.order_by().values("pk").query.sql_with_params())
-        parts.append(f"(SELECT COUNT(*) FROM ({sql}) AS counted)")
-        params += counted_params
-    return "SELECT " + ", ".join(parts), params
 
 
 def notification_list(*, user: User, limit: int = 100) -> list[Notification]:

@@ -18,10 +18,11 @@ from django.utils.translation import gettext as _
 
 import games.services
 import leaderboards.services
+import tournaments.services
 from accounts.adapter import AccountAdapter
 from accounts.models import Notification, User
 from games.models import Game, SoloResult
-from games.showcase import showcase_forget
+from games.policy import seat_of
 from moderation.models import REASON_MAX_LENGTH, AuditEntry, Ban, Report, ResultCheck
 from moderation.selectors import (
     can_moderate,
@@ -31,6 +32,10 @@ from moderation.selectors import (
     result_check_compute,
     results_unchecked,
 )
+from social.models import ChatMessage, ChatMute
+from social.selectors import can_read_chat, chat_mute_in_force
+from social.services import chat_changed_publish
+from tournaments.models import Entrant
 
 #: A permanent ban is a ban until the end of the calendar: ``User.is_banned`` stays simple.
 PERMANENT = datetime.datetime(9999, 12, 31, tzinfo=datetime.UTC)
@@ -40,6 +45,7 @@ PERM_USERS = "accounts.change_user"
 PERM_GAMES = "games.change_game"
 PERM_RESULTS = "games.change_soloresult"
 PERM_REPORTS = "moderation.change_report"
+PERM_CHAT = "social.change_chatmessage"
 
 
 # Bans
@@ -149,6 +155,7 @@ def _result_set_hidden(
         details={"result": result.pk, "score": result.score},
     )
     leaderboards.services.player_stats_rebuild(user=result.user)
+    tournaments.services.standings_changed(game_ids=[result.game_id])
     if hidden:
         _notify(
             result.user,
@@ -197,6 +204,7 @@ def _game_set_hidden(*, moderator: User, game: Game, hidden: bool, reason: str) 
         reason=reason,
         details={"mode": game.mode, "players": [p.username for p in players]},
     )
+    tournaments.services.standings_changed(game_ids=[game.pk])
     for player in players:
         leaderboards.services.player_stats_rebuild(user=player)
         if hidden:
@@ -207,6 +215,38 @@ def _game_set_hidden(*, moderator: User, game: Game, hidden: bool, reason: str) 
                 reverse("games:detail", kwargs={"pk": game.pk}),
             )
     return game
+
+
+# Tournaments
+
+
+@transaction.atomic
+def entrant_disqualify(*, moderator: User, entrant: Entrant, reason: str) -> Entrant:
+    """Take an entrant out of a tournament's standings, and their games off every board.
+
+    Their tournament games are hidden, so each deal's matchpoints are counted without them.
+    """
+    _require(moderator, PERM_GAMES)
+    reason = _reason(reason, required=True, max_length=200)
+    game_ids = tournaments.services.entrant_disqualify(entrant=entrant, reason=reason)
+    Game.objects.filter(pk__in=game_ids).update(hidden=True, hidden_reason=reason)
+    SoloResult.objects.filter(game_id__in=game_ids).update(hidden=True, hidden_reason=reason)
+    leaderboards.services.player_stats_rebuild(user=entrant.user)
+    _audit(
+        moderator,
+        AuditEntry.Action.DISQUALIFY,
+        target=entrant.user,
+        reason=reason,
+        details={"tournament": entrant.tournament_id, "games": game_ids},
+    )
+    _notify(
+        entrant.user,
+        _("A moderator disqualified you from the tournament “%(tournament)s”: %(reason)s")
+        % {"tournament": entrant.tournament.title, "reason": reason},
+        reverse("tournaments:detail", kwargs={"pk": entrant.tournament_id}),
+    )
+    entrant.refresh_from_db()
+    return entrant
 
 
 # Names and profiles
@@ -289,8 +329,10 @@ def report_create(
     category: str,
     text: str,
     game: Game | None = None,
+    chat_message: ChatMessage | None = None,
 ) -> Report:
-    """File ``reporter``'s report about ``target``.
+    """File ``reporter``'s report about ``target``, about one of their chat messages if
+    ``chat_message`` (then about its game).
 
     Raises ``ValidationError`` when the player reports themselves, has filed too many
     reports this hour, or already has an open report about the same player (checked in
@@ -299,7 +341,12 @@ def report_create(
     try:
         with transaction.atomic():
             return _report_create(
-                reporter=reporter, target=target, category=category, text=text, game=game
+                reporter=reporter,
+                target=target,
+                category=category,
+                text=text,
+                game=game,
+                chat_message=chat_message,
             )
     except IntegrityError:
         # Two submits at once: the partial unique index lets only one open report through.
@@ -307,7 +354,13 @@ def report_create(
 
 
 def _report_create(
-    *, reporter: User, target: User, category: str, text: str, game: Game | None
+    *,
+    reporter: User,
+    target: User,
+    category: str,
+    text: str,
+    game: Game | None,
+    chat_message: ChatMessage | None,
 ) -> Report:
     if not reporter.is_authenticated or reporter.is_banned:
         raise PermissionDenied(_("Sign in to report a player."))
@@ -331,8 +384,21 @@ def _report_create(
         # Not refused, and not said: the answer must not tell who played in a game. The
         # report stands, about the player alone.
         game = None
+    if chat_message is not None:
+        # Only a message of the target's that the reporter may read; any other is dropped,
+        # as a game is, so that the answer tells nothing about it.
+        readable = chat_message.author_id == target.pk and can_read_chat(
+            chat_message.game, reporter, seat_of(chat_message.game.seats.all(), reporter)
+        )
+        chat_message = chat_message if readable else None
+        game = chat_message.game if chat_message is not None else game
     report = Report(
-        reporter=reporter, target=target, category=category, text=text.strip(), game=game
+        reporter=reporter,
+        target=target,
+        category=category,
+        text=text.strip(),
+        game=game,
+        chat_message=chat_message,
     )
     report.full_clean()
     report.save()
@@ -417,6 +483,98 @@ def _report_close(*, moderator: User, report: Report, note: str, status: str) ->
     return report
 
 
+# Chat
+
+
+@transaction.atomic
+def chat_message_hide(*, moderator: User, message: ChatMessage, reason: str) -> ChatMessage:
+    """Take a chat message out of its game's chat for everyone; nothing is deleted."""
+    return _chat_message_set_hidden(
+        moderator=moderator, message=message, hidden=True, reason=reason
+    )
+
+
+@transaction.atomic
+def chat_message_unhide(*, moderator: User, message: ChatMessage, reason: str = "") -> ChatMessage:
+    """Put a hidden chat message back."""
+    return _chat_message_set_hidden(
+        moderator=moderator, message=message, hidden=False, reason=reason
+    )
+
+
+def _chat_message_set_hidden(
+    *, moderator: User, message: ChatMessage, hidden: bool, reason: str
+) -> ChatMessage:
+    _require(moderator, PERM_CHAT)
+    reason = _reason(reason, required=hidden)
+    message = ChatMessage.objects.select_for_update().get(pk=message.pk)
+    if message.hidden == hidden:
+        if hidden:
+            raise ValidationError(_("This message is already hidden."), code="hidden")
+        raise ValidationError(_("This message is not hidden."), code="not_hidden")
+    message.hidden = hidden
+    message.save(update_fields=["hidden"])
+    chat_changed_publish(message.game_id)
+    _audit(
+        moderator,
+        AuditEntry.Action.HIDE_MESSAGE if hidden else AuditEntry.Action.UNHIDE_MESSAGE,
+        target=message.author,
+        game_id=message.game_id,
+        reason=reason,
+        details={"message": message.pk, "text": message.text or message.phrase},
+    )
+    return message
+
+
+@transaction.atomic
+def chat_mute(*, moderator: User, user: User, until: datetime.datetime, reason: str) -> ChatMute:
+    """Keep ``user`` out of every game's chat until ``until``; they are told why.
+
+    A mute replaces one in force. Raises ``PermissionDenied`` if ``moderator`` may not
+    mute this player and ``ValidationError`` for a missing reason or a past end.
+    """
+    _require(moderator, PERM_CHAT, target=user)
+    reason = _reason(reason, required=True)
+    now = timezone.now()
+    if until <= now:
+        raise ValidationError(_("The end of the mute must lie in the future."), code="past")
+    user = User.objects.select_for_update().get(pk=user.pk)
+    ChatMute.objects.filter(user=user, lifted_at__isnull=True, ends__gt=now).update(lifted_at=now)
+    mute = ChatMute(user=user, reason=reason, starts=now, ends=until, created_by=moderator)
+    mute.full_clean()
+    mute.save()
+    with translation.override(user.language_for_messages):
+        text = _("A moderator muted you in chat until %(until)s UTC: %(reason)s") % {
+            "until": until.strftime("%Y-%m-%d %H:%M"),
+            "reason": reason,
+        }
+    _notify(user, text, reverse("moderation:notifications"))
+    _audit(
+        moderator,
+        AuditEntry.Action.MUTE,
+        target=user,
+        reason=reason,
+        details={"until": until.isoformat()},
+    )
+    return mute
+
+
+@transaction.atomic
+def chat_unmute(*, moderator: User, user: User, reason: str = "") -> User:
+    """Lift the mute in force on ``user``."""
+    _require(moderator, PERM_CHAT, target=user)
+    reason = _reason(reason)
+    user = User.objects.select_for_update().get(pk=user.pk)
+    if chat_mute_in_force(user) is None:
+        raise ValidationError(
+            _("%(name)s is not muted.") % {"name": user.username}, code="not_muted"
+        )
+    now = timezone.now()
+    ChatMute.objects.filter(user=user, lifted_at__isnull=True, ends__gt=now).update(lifted_at=now)
+    _audit(moderator, AuditEntry.Action.UNMUTE, target=user, reason=reason)
+    return user
+
+
 # Notifications
 
 
@@ -498,8 +656,8 @@ def _audit(
         details=details or {},
     )
     entry.full_clean()
+    # Saving it also makes the front page forget its showcase once this commits (a
+    # receiver of post_save, connected in moderation/apps.py): whatever a moderator did
+    # (a ban, a hidden game, a new name) may concern the player whose landscape it shows.
     entry.save()
-    # Whatever a moderator did (a ban, a hidden game, a new name) may concern the player
-    # whose landscape the front page shows.
-    transaction.on_commit(showcase_forget)
     return entry

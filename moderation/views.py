@@ -16,8 +16,10 @@ from accounts.adapter import BAN_SESSION_KEY
 from accounts.http import AuthenticatedHttpRequest, HtmxHttpRequest
 from accounts.models import User
 from games.models import Game
-from games.selectors import can_watch, seat_for
+from games.policy import can_watch, seat_of
+from games.selectors import game_with_seats
 from moderation.forms import ReportForm, UsernameForm
+from moderation.models import Report
 from moderation.selectors import notification_list as select_notifications
 from moderation.services import (
     PERMANENT,
@@ -25,6 +27,8 @@ from moderation.services import (
     report_create,
     user_choose_username,
 )
+from social.models import ChatMessage
+from social.selectors import can_read_chat
 
 
 @login_required
@@ -44,10 +48,14 @@ def report_new(request: AuthenticatedHttpRequest, username: str) -> HttpResponse
     target = get_object_or_404(User, username=username, deleted_at__isnull=True)
     game_id = _game_id(request.GET.get("game") or request.POST.get("game"))
     game = Game.objects.filter(pk=game_id).first() if game_id is not None else None
+    message_id = _game_id(request.GET.get("message") or request.POST.get("message"))
+    message = _chat_message(message_id, reporter, target)
     # The page names only a game the reporter may see; of any other it says nothing, not
     # even whether it exists: the number asked for is merely sent back with the form.
     shown = (
-        game if game is not None and can_watch(game, reporter, seat_for(game, reporter)) else None
+        game
+        if game is not None and can_watch(game, reporter, seat_of(game.seats.all(), reporter))
+        else None
     )
     if target.pk == reporter.pk:
         messages.error(request, _("You cannot report yourself."))
@@ -62,6 +70,7 @@ def report_new(request: AuthenticatedHttpRequest, username: str) -> HttpResponse
                     category=form.cleaned_data["category"],
                     text=form.cleaned_data["text"],
                     game=game,
+                    chat_message=message,
                 )
             except ValidationError as error:
                 form.add_error(None, error)
@@ -78,8 +87,14 @@ def report_new(request: AuthenticatedHttpRequest, username: str) -> HttpResponse
                     return redirect("games:detail", pk=shown.pk)
                 return redirect("accounts:profile", username=target.username)
     else:
-        form = ReportForm()
-    context = {"form": form, "target": target, "game": shown, "game_id": game_id}
+        form = ReportForm(initial={"category": Report.Category.CHAT} if message else None)
+    context = {
+        "form": form,
+        "target": target,
+        "game": shown,
+        "game_id": game_id,
+        "chat_message": message,
+    }
     return render(request, "moderation/report.html", context)
 
 
@@ -122,6 +137,23 @@ def rename(request: AuthenticatedHttpRequest) -> HttpResponse:
     else:
         form = UsernameForm()
     return render(request, "moderation/rename.html", {"form": form})
+
+
+def _chat_message(message_id: int | None, reporter: User, target: User) -> ChatMessage | None:
+    # Only a message of the target's that the reporter may read is named on the page.
+    if message_id is None:
+        return None
+    message = (
+        ChatMessage.objects.select_related("game")
+        .filter(pk=message_id, author=target, hidden=False)
+        .first()
+    )
+    if message is None:
+        return None
+    game = game_with_seats(message.game_id)
+    if game is None or not can_read_chat(game, reporter, seat_of(game.seats.all(), reporter)):
+        return None
+    return message
 
 
 def _game_id(value: str | None) -> int | None:

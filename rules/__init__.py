@@ -9,7 +9,15 @@ seeded ``random.Random``). One import gives the public API::
 from __future__ import annotations
 
 from rules.board import Board, PlacedCard
-from rules.bot import BOT_LEVELS, TurnAssessment, assess_turn, bot_turn, hindsight_best
+from rules.bot import (
+    BOT_LEVELS,
+    BotLevel,
+    TurnAssessment,
+    assess_turn,
+    bot_turn,
+    hindsight_best,
+    hint_turn,
+)
 from rules.deck import DEFAULT_DECK_PATH, Deck, load_deck
 from rules.errors import IllegalMoveError, InvalidInputError, RulesError
 from rules.game import Game, Outcome, Standing, rank
@@ -50,6 +58,7 @@ __all__ = [
     "ROUNDS",
     "WORKERS_PER_PLAYER",
     "Board",
+    "BotLevel",
     "Card",
     "Deck",
     "Game",
@@ -79,6 +88,7 @@ __all__ = [
     "game_from_record",
     "game_to_record",
     "hindsight_best",
+    "hint_turn",
     "load_deck",
     "rank",
     "reference_turn",

@@ -154,9 +154,11 @@ class Board:
     def place(self, card: Card, placement: Placement, variants: Variants = Variants()) -> Board:
         """This board with ``card`` placed; raises ``IllegalMoveError``."""
         self.check_placement(placement, variants)
-        return self._with_card(card, placement)
+        return self.with_card(card, placement)
 
-    def _with_card(self, card: Card, placement: Placement) -> Board:
+    def with_card(self, card: Card, placement: Placement) -> Board:
+        """This board with ``card`` placed, checking no rule: for a placement from
+        ``legal_placements`` (bots try every one)."""
         return Board(
             (*self.cards, PlacedCard(card, placement.card_at, placement.rotation)),
             self.workers,
@@ -171,22 +173,23 @@ class Board:
         ``None`` (do nothing) first, then placements on the new card's zones, then moves
         by source and target. Workers stacked on one zone give one set of moves.
         """
-        return self._worker_actions(variants, {})
+        return self.worker_actions(variants, {})
 
-    def _worker_actions(self, variants: Variants, moves: _MoveCache) -> list[WorkerAction]:
-        # ``moves`` shares the moves of one worker between the placements of a round:
-        # most placements leave a worker the same targets, and a lookup beats making them.
+    def worker_actions(self, variants: Variants, moves: MoveCache) -> list[WorkerAction]:
+        """``legal_worker_actions``, sharing the moves of one worker between the placements
+        of a round through ``moves`` (start it empty): most placements leave a worker the
+        same targets, and a lookup beats making them."""
         actions: list[WorkerAction] = [None]
         if self.cards and self.supply > 0:
             last = self.cards[-1]
             actions += [PlaceWorker(point) for point in self._card_points(last)]
         landscape = self.landscape
         for source in dict.fromkeys(self.workers):  # sorted already; stacked workers once
-            mask = landscape._target_mask(source, variants.ferryman)
+            mask = landscape.target_mask(source, variants.ferryman)
             key = (source, landscape.top, landscape.left, landscape.width, mask)
             known = moves.get(key)
             if known is None:
-                known = moves[key] = [MoveWorker(source, t) for t in landscape._zones_in(mask)]
+                known = moves[key] = [MoveWorker(source, t) for t in landscape.zones_in(mask)]
             actions += known
         return actions
 
@@ -227,10 +230,10 @@ class Board:
 
     def iter_turns(self, card: Card, variants: Variants = Variants()) -> Iterator[Turn]:
         """Every legal turn with ``card``: each placement with each worker action after it."""
-        moves: _MoveCache = {}
+        moves: MoveCache = {}
         for placement in self.legal_placements(variants):
-            after = self._with_card(card, placement)  # legal by construction
-            for action in after._worker_actions(variants, moves):
+            after = self.with_card(card, placement)  # legal by construction
+            for action in after.worker_actions(variants, moves):
                 yield Turn(placement, action)
 
     @staticmethod
@@ -239,7 +242,7 @@ class Board:
 
 
 #: A worker's moves by its zone, the landscape's top, left and width, and the target mask.
-_MoveCache = dict[tuple[Point, int, int, int, int], list[MoveWorker]]
+MoveCache = dict[tuple[Point, int, int, int, int], list[MoveWorker]]
 
 
 def _why_not_reachable(landscape: Landscape, action: MoveWorker, variants: Variants) -> str:

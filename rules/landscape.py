@@ -15,8 +15,10 @@ from rules.errors import InvalidInputError
 from rules.model import Point, Profession, Terrain, Zone
 
 _TERRAINS = tuple(Terrain)
-_FIELD, _WATER, _FOREST, _TOWER = (_TERRAINS.index(t) for t in Terrain)
-_EMPTY = -1
+#: A zone's terrain code (``Landscape.terrain_codes``, ``Regions.terrain``), by ``Terrain``
+#: order; ``EMPTY`` where no card lies.
+FIELD, WATER, FOREST, TOWER = (_TERRAINS.index(t) for t in Terrain)
+EMPTY = -1
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,7 +85,7 @@ class Landscape:
         hut: list[bool],
         workers: Iterable[Point] = (),
         *,
-        _regions: _Regions | None = None,
+        _regions: Regions | None = None,
     ) -> None:
         self.top = top
         self.left = left
@@ -96,7 +98,7 @@ class Landscape:
         self._manned: set[int] | None = None
         for point in self.workers:
             i = self._index(point)
-            if i is None or terrain[i] == _EMPTY:
+            if i is None or terrain[i] == EMPTY:
                 raise InvalidInputError(f"a worker stands on {list(point)}, where no card lies")
 
     # -- construction -------------------------------------------------------------------
@@ -110,7 +112,7 @@ class Landscape:
         cols = [c for _, c in zones]
         top, left = min(rows), min(cols)
         height, width = max(rows) - top + 1, max(cols) - left + 1
-        terrain = [_EMPTY] * (height * width)
+        terrain = [EMPTY] * (height * width)
         hut = [False] * (height * width)
         for (r, c), zone in zones.items():
             i = (r - top) * width + (c - left)
@@ -135,7 +137,7 @@ class Landscape:
         if (top, left, height, width) == (self.top, self.left, self.height, self.width):
             terrain, hut = self._terrain.copy(), self._hut.copy()
         else:
-            terrain = [_EMPTY] * (height * width)
+            terrain = [EMPTY] * (height * width)
             hut = [False] * (height * width)
             offset = (self.top - top) * width + (self.left - left)
             for r in range(self.height):
@@ -173,7 +175,7 @@ class Landscape:
                 count = len(token) - len(body)
                 try:
                     if body == ".":
-                        code, has_hut = _EMPTY, False
+                        code, has_hut = EMPTY, False
                         if count:
                             raise InvalidInputError("a worker cannot stand where no card lies")
                     else:
@@ -201,7 +203,7 @@ class Landscape:
             self._terrain,
             self._hut,
             workers,
-            _regions=self._analysis(),
+            _regions=self.regions(),
         )
 
     # -- reading ------------------------------------------------------------------------
@@ -209,14 +211,14 @@ class Landscape:
     def zone_at(self, point: Point) -> Zone | None:
         """The zone at a global point, or ``None`` where no card lies."""
         i = self._index(point)
-        if i is None or self._terrain[i] == _EMPTY:
+        if i is None or self._terrain[i] == EMPTY:
             return None
         return Zone(_TERRAINS[self._terrain[i]], self._hut[i])
 
     def iter_zones(self) -> Iterator[tuple[Point, Zone]]:
         """Every zone where a card lies, row by row."""
         for i, code in enumerate(self._terrain):
-            if code != _EMPTY:
+            if code != EMPTY:
                 yield self._point(i), Zone(_TERRAINS[code], self._hut[i])
 
     def to_zone_map(self) -> str:
@@ -231,7 +233,7 @@ class Landscape:
                 i = r * self.width + c
                 point = (self.top + r, self.left + c)
                 code = self._terrain[i]
-                body = "." if code == _EMPTY else _TERRAINS[code].letter
+                body = "." if code == EMPTY else _TERRAINS[code].letter
                 body += "*" if self._hut[i] else ""
                 tokens.append(body + "@" * counts.get(point, 0))
             rows.append(tokens)
@@ -240,7 +242,7 @@ class Landscape:
 
     def region_zones(self, point: Point) -> list[Point]:
         """The zones of the region containing ``point`` (empty if no card lies there)."""
-        regions = self._analysis()
+        regions = self.regions()
         i = self._index(point)
         if i is None or regions.region_of[i] < 0:
             return []
@@ -255,7 +257,7 @@ class Landscape:
         >>> score.total, score.tiebreak, [w.points for w in score.workers]
         (4, (2, 2), [2, 0, 2])
         """
-        regions = self._analysis()
+        regions = self.regions()
         seen: set[int] = set()
         parts = []
         for point in self.workers:
@@ -276,7 +278,7 @@ class Landscape:
 
     def total_with(self, workers: Iterable[Point]) -> int:
         """The total this landscape would score with these workers; fast, for bots."""
-        regions = self._analysis()
+        regions = self.regions()
         occupied = {regions.region_of[self._index_unchecked(p)] for p in workers}
         return sum(regions.value[region] for region in occupied)
 
@@ -291,19 +293,20 @@ class Landscape:
         >>> landscape.worker_targets((0, 0)), landscape.worker_targets((0, 0), ferryman=True)
         ([(0, 1)], [(0, 1), (0, 2)])
         """
-        return self._zones_in(self._target_mask(source, ferryman))
+        return self.zones_in(self.target_mask(source, ferryman))
 
     # -- internals ----------------------------------------------------------------------
 
-    def _region_scorer(self) -> tuple[Callable[[Point], int], list[int]]:
-        # For bots: the region of a zone, and what a counted worker scores in each region.
-        regions = self._analysis()
-        region_of, top, left, width = regions.region_of, self.top, self.left, self.width
-        return (lambda p: region_of[(p[0] - top) * width + p[1] - left]), regions.value
+    def terrain_codes(self) -> list[int]:
+        """The terrain code of each zone of the grid, row by row (``EMPTY`` where no card
+        lies); not to be changed."""
+        return self._terrain
 
-    def _target_mask(self, source: Point, ferryman: bool) -> int:
-        # Bit i set: a worker on ``source`` may move to the zone with grid index i.
-        regions = self._analysis()
+    def target_mask(self, source: Point, ferryman: bool) -> int:
+        """The zones a worker on ``source`` may move to as bits: bit i set for grid index i
+        (``zones_in`` turns them into zones). Raises ``InvalidInputError`` where no card
+        lies."""
+        regions = self.regions()
         i = self._index(source)
         if i is None or regions.region_of[i] < 0:
             raise InvalidInputError(f"no card lies on zone {list(source)}")
@@ -313,13 +316,13 @@ class Landscape:
             if self._manned is None:
                 self._manned = {regions.region_of[self._index_unchecked(p)] for p in self.workers}
             for region in regions.neighbours[own]:
-                if regions.terrain[region] == _WATER and region in self._manned:
+                if regions.terrain[region] == WATER and region in self._manned:
                     mask |= regions.reach(region)
             mask &= ~regions.masks[own]
         return mask
 
-    def _zones_in(self, mask: int) -> list[Point]:
-        # The set bits of ``mask`` as zones, in grid order, which is sorted order.
+    def zones_in(self, mask: int) -> list[Point]:
+        """The set bits of ``mask`` as zones, in grid order, which is sorted order."""
         points = _points(self.top, self.left, self.height, self.width)
         flags = format(mask, f"0{len(points)}b")[::-1].encode().translate(_BIT_FLAGS)
         return list(compress(points, flags))
@@ -336,9 +339,12 @@ class Landscape:
     def _point(self, i: int) -> Point:
         return (self.top + i // self.width, self.left + i % self.width)
 
-    def _analysis(self) -> _Regions:
+    def regions(self) -> Regions:
+        """The regions of the zones (shared by every landscape with the same zones)."""
         if self._regions is None:
-            self._regions = _Regions(self.height, self.width, self._terrain, self._hut)
+            self._regions = Regions(
+                self.top, self.left, self.height, self.width, self._terrain, self._hut
+            )
         return self._regions
 
     def __eq__(self, other: object) -> bool:
@@ -355,8 +361,13 @@ class Landscape:
         return f"Landscape.from_zone_map({self.to_zone_map()!r})"
 
 
-class _Regions:
-    """Regions of a zone grid and what a counted worker would score in each."""
+class Regions:
+    """Regions of a zone grid and what a counted worker would score in each.
+
+    Regions are numbered from 0; ``region_of`` gives each grid index's region (-1 where no
+    card lies), ``region_at`` a zone's, ``cells``, ``terrain``, ``neighbours`` and ``value``
+    each region's grid indices, terrain code, neighbouring regions and points.
+    """
 
     __slots__ = (
         "_grid",
@@ -368,23 +379,26 @@ class _Regions:
         "cells",
         "height",
         "neighbours",
+        "region_at",
         "region_of",
         "terrain",
         "width",
     )
 
-    def __init__(self, height: int, width: int, terrain: list[int], hut: list[bool]) -> None:
+    def __init__(
+        self, top: int, left: int, height: int, width: int, terrain: list[int], hut: list[bool]
+    ) -> None:
         region_of = [-1] * (height * width)
         cells: list[list[int]] = []
         kinds: list[int] = []
         adjacent = _adjacency(height, width)
         for start, code in enumerate(terrain):
-            if code == _EMPTY or region_of[start] >= 0:
+            if code == EMPTY or region_of[start] >= 0:
                 continue
             region = len(cells)
             region_of[start] = region
             members = [start]
-            if code != _TOWER:  # every tower zone is a region of its own
+            if code != TOWER:  # every tower zone is a region of its own
                 for i in members:  # grows while it is read: a breadth-first fill
                     for j in adjacent[i]:
                         if terrain[j] == code and region_of[j] < 0:
@@ -404,6 +418,10 @@ class _Regions:
         self.width = width
         self.adjacent = adjacent
         self.region_of = region_of
+        # A closure rather than a method: bots call it for every worker of every turn.
+        self.region_at: Callable[[Point], int] = lambda p: region_of[
+            (p[0] - top) * width + p[1] - left
+        ]
         self.cells = cells
         self.terrain = kinds
         self.neighbours = neighbours
@@ -420,11 +438,11 @@ class _Regions:
             value = []
             for region, kind in enumerate(self.terrain):
                 members = self.cells[region]
-                if kind == _FIELD:
+                if kind == FIELD:
                     value.append(len(members))
-                elif kind == _FOREST:
+                elif kind == FOREST:
                     value.append(len(self.neighbours[region]))
-                elif kind == _WATER:
+                elif kind == WATER:
                     adjacent, hut = self.adjacent, self._hut
                     value.append(len({j for i in members for j in adjacent[i] if hut[j]}))
                 else:
@@ -458,9 +476,9 @@ def _forests_in_sight(i: int, height: int, width: int, terrain: list[int]) -> in
         r, c = row + dr, col + dc
         while 0 <= r < height and 0 <= c < width:
             code = terrain[r * width + c]
-            if code == _TOWER:
+            if code == TOWER:
                 break
-            if code == _FOREST:
+            if code == FOREST:
                 seen += 1
             r, c = r + dr, c + dc
     return seen

@@ -20,7 +20,7 @@ from django.utils import translation
 from accounts.models import User
 from games import services
 from games.models import Game
-from tests.factories import UserFactory, reference_turn_for
+from tests.factories import UserFactory, reference_turn_for, seat_user
 
 # Every test runs on this clock unless it moves it: a Wednesday at noon, far from the
 # boundaries of a day, a week and a year, so no result depends on when the suite runs.
@@ -91,8 +91,8 @@ def play_rounds() -> Callable[[Game, int], Game]:
         for _ in range(n):
             round_number, turn = reference_turn_for(game)
             game = services.move_submit(
-                game=game, user=seat.user, round_number=round_number, turn=turn
-            )
+                game_id=game.pk, user=seat_user(seat), round_number=round_number, turn=turn
+            ).game
         return game
 
     return play

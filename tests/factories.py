@@ -7,22 +7,23 @@ from __future__ import annotations
 import datetime
 import importlib
 import random
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import factory
 from allauth.account.models import EmailAddress
 from django.contrib.auth.hashers import make_password
 from django.contrib.auth.models import Group, Permission
+from django.db import models
 from django.utils import timezone
 from factory.django import DjangoModelFactory
 
 import rules
 from accounts.models import User
-from games import selectors, services
+from games import rebuild, services
 from games.models import Game, Ruleset, Seat, SoloResult
-from games.selectors import deck
+from games.rebuild import deck
 from leaderboards.daily import week_start
-from leaderboards.models import PlayerResult, SoloStanding, WeeklyBest
+from leaderboards.models import PlayerRating, PlayerResult, SoloStanding, WeeklyBest
 from leaderboards.services import game_finished, player_stats_rebuild
 from moderation.models import Ban, Report
 from moderation.selectors import MODERATORS_GROUP
@@ -30,8 +31,21 @@ from rules import solo_rating
 
 PASSWORD = "pw-limes-123"
 
+M = TypeVar("M", bound=models.Model)
 
-class UserFactory(DjangoModelFactory[User]):
+
+class ModelFactory(DjangoModelFactory[M]):
+    """A factory whose call gives the model's object, as far as mypy knows too."""
+
+    class Meta:
+        abstract = True
+
+    if TYPE_CHECKING:
+        # factory_boy's metaclass builds the object; to mypy, the call makes the factory.
+        def __new__(cls, *args: Any, **kwargs: Any) -> M: ...  # type: ignore[misc]
+
+
+class UserFactory(ModelFactory[User]):
     """A player with a verified primary email address, whose password is ``PASSWORD``."""
 
     class Meta:
@@ -42,14 +56,18 @@ class UserFactory(DjangoModelFactory[User]):
     email = factory.Sequence(lambda n: f"player{n}@example.com")
     password = factory.LazyFunction(lambda: make_password(PASSWORD))
 
-    @factory.post_generation
-    def email_address(self, create: bool, extracted: Any, **kwargs: Any) -> None:
-        # allauth keeps its own record of addresses; a user signed up through it has one.
-        if create and self.email:
-            EmailAddress.objects.create(user=self, email=self.email, primary=True, verified=True)
+    email_address = factory.PostGeneration(
+        lambda user, create, extracted, **kwargs: _email_address(user, create)
+    )
 
 
-class GameFactory(DjangoModelFactory[Game]):
+def _email_address(user: User, create: bool) -> None:
+    # allauth keeps its own record of addresses; a user signed up through it has one.
+    if create and user.email:
+        EmailAddress.objects.create(user=user, email=user.email, primary=True, verified=True)
+
+
+class GameFactory(ModelFactory[Game]):
     """A solo game in round 1 whose cards are dealt from ``seed`` as the service deals them."""
 
     class Meta:
@@ -62,7 +80,7 @@ class GameFactory(DjangoModelFactory[Game]):
     created_by = factory.SubFactory(UserFactory)
 
 
-class SeatFactory(DjangoModelFactory[Seat]):
+class SeatFactory(ModelFactory[Seat]):
     class Meta:
         model = Seat
 
@@ -71,7 +89,7 @@ class SeatFactory(DjangoModelFactory[Seat]):
     position = 1
 
 
-class SoloResultFactory(DjangoModelFactory[SoloResult]):
+class SoloResultFactory(ModelFactory[SoloResult]):
     class Meta:
         model = SoloResult
 
@@ -83,7 +101,7 @@ class SoloResultFactory(DjangoModelFactory[SoloResult]):
     finished_at = factory.LazyFunction(timezone.now)
 
 
-class FinishedSoloFactory(DjangoModelFactory[Seat]):
+class FinishedSoloFactory(ModelFactory[Seat]):
     """The seat of a finished solo game with its score, and the game's SoloResult.
 
     Pass ``solo_result__hidden=True`` for a result a moderator hid. The boards' own rows
@@ -105,22 +123,27 @@ class FinishedSoloFactory(DjangoModelFactory[Seat]):
     score = 38
     place = 1
 
-    @factory.post_generation
-    def solo_result(self, create: bool, extracted: Any, **kwargs: Any) -> None:
-        if create:
-            SoloResult.objects.create(
-                game=self.game,
-                user=self.user,
-                ruleset=self.game.ruleset,
-                score=self.score,
-                rating=solo_rating(self.score).value,
-                finished_at=self.game.finished_at,
-                daily=self.game.daily,
-                hidden=kwargs.get("hidden", False),
-            )
+    solo_result = factory.PostGeneration(
+        lambda seat, create, extracted, **kwargs: _solo_result(seat, create, **kwargs)
+    )
 
 
-class PlayerRatingFactory(DjangoModelFactory["PlayerRating"]):
+def _solo_result(seat: Seat, create: bool, **kwargs: Any) -> None:
+    if create:
+        assert seat.score is not None and seat.game.finished_at is not None
+        SoloResult.objects.create(
+            game=seat.game,
+            user=seat_user(seat),
+            ruleset=seat.game.ruleset,
+            score=seat.score,
+            rating=solo_rating(seat.score).value,
+            finished_at=seat.game.finished_at,
+            daily=seat.game.daily,
+            hidden=kwargs.get("hidden", False),
+        )
+
+
+class PlayerRatingFactory(ModelFactory[PlayerRating]):
     """A multiplayer rating of 5 games, played just now: on the board unless changed."""
 
     class Meta:
@@ -135,7 +158,7 @@ class PlayerRatingFactory(DjangoModelFactory["PlayerRating"]):
     last_game_at = factory.LazyFunction(timezone.now)
 
 
-class PlayerResultFactory(DjangoModelFactory[PlayerResult]):
+class PlayerResultFactory(ModelFactory[PlayerResult]):
     """A player's row of a finished game on the boards (its seat made to match)."""
 
     class Meta:
@@ -158,7 +181,7 @@ class PlayerResultFactory(DjangoModelFactory[PlayerResult]):
     finished_at = factory.SelfAttribute("game.finished_at")
 
 
-class SoloStandingFactory(DjangoModelFactory[SoloStanding]):
+class SoloStandingFactory(ModelFactory[SoloStanding]):
     """A player's standard solo standing: one game, best score 40 a day ago."""
 
     class Meta:
@@ -171,7 +194,7 @@ class SoloStandingFactory(DjangoModelFactory[SoloStanding]):
     best_at = factory.LazyFunction(lambda: timezone.now() - datetime.timedelta(days=1))
 
 
-class WeeklyBestFactory(DjangoModelFactory[WeeklyBest]):
+class WeeklyBestFactory(ModelFactory[WeeklyBest]):
     """A player's best standard solo score of this week, achieved now."""
 
     class Meta:
@@ -185,7 +208,7 @@ class WeeklyBestFactory(DjangoModelFactory[WeeklyBest]):
     game = factory.SubFactory(GameFactory, status=Game.Status.FINISHED, round=17)
 
 
-class BanFactory(DjangoModelFactory[Ban]):
+class BanFactory(ModelFactory[Ban]):
     """A ban of a month from now, by a staff member (the row only: services.user_ban also
     sets the player's ``banned_until`` and resigns their games)."""
 
@@ -199,7 +222,7 @@ class BanFactory(DjangoModelFactory[Ban]):
     created_by = factory.SubFactory(UserFactory, is_staff=True)
 
 
-class ReportFactory(DjangoModelFactory[Report]):
+class ReportFactory(ModelFactory[Report]):
     class Meta:
         model = Report
 
@@ -216,11 +239,19 @@ def moderators_group() -> Group:
     """The group the data migration made; a transactional test's flush may have removed it."""
     group, created = Group.objects.get_or_create(name=MODERATORS_GROUP)
     if created:
-        migration = importlib.import_module("moderation.migrations.0002_moderators_group")
+        granted = [
+            *importlib.import_module("moderation.migrations.0002_moderators_group").PERMISSIONS,
+            *importlib.import_module(
+                "moderation.migrations.0004_chat_reports_and_actions"
+            ).PERMISSIONS,
+            *importlib.import_module(
+                "moderation.migrations.0005_moderators_run_tournaments"
+            ).PERMISSIONS,
+        ]
         group.permissions.set(
             [
                 Permission.objects.get(content_type__app_label=app, codename=codename)
-                for app, codename in migration.PERMISSIONS
+                for app, codename in granted
             ]
         )
     return group
@@ -228,7 +259,7 @@ def moderators_group() -> Group:
 
 def reference_turn_for(game: Game) -> tuple[int, rules.Turn]:
     """The round in play and the reference player's turn in it."""
-    state = selectors.rules_game(game)
+    state = rebuild.rules_game(game)
     player = state.waiting_for()[0]
     card = state.current_card
     assert card is not None
@@ -237,7 +268,7 @@ def reference_turn_for(game: Game) -> tuple[int, rules.Turn]:
 
 def reference_turn_of(game: Game, user: User) -> tuple[int, rules.Turn]:
     """The round in play and the reference player's turn for ``user`` in it."""
-    state = selectors.rules_game(game)
+    state = rebuild.rules_game(game)
     card = state.current_card
     assert card is not None
     board = state.boards[user.username]
@@ -248,7 +279,9 @@ def play_turn(game: Game, user: User) -> Game:
     """Commit ``user``'s reference turn of the round in play, through the service."""
     game.refresh_from_db()
     round_number, turn = reference_turn_of(game, user)
-    return services.move_submit(game=game, user=user, round_number=round_number, turn=turn)
+    return services.move_submit(
+        game_id=game.pk, user=user, round_number=round_number, turn=turn
+    ).game
 
 
 def started_game(players: list[User], **options: object) -> Game:
@@ -294,6 +327,51 @@ def finished_multi(players: list[User], places: list[int], *, ruleset: str = "st
     return game
 
 
+def finished_on_deal(
+    players: list[User],
+    scores: list[int],
+    *,
+    seed: int,
+    daily: datetime.date | None = None,
+    ruleset: str = Ruleset.STANDARD,
+    sealed: bool = False,
+) -> Game:
+    """A finished game dealt from ``seed`` with these scores, recorded as games.services
+    does: a multiplayer game for several players, a solo one (``daily``'s challenge if
+    given; a competition's, sealed for a day, if ``sealed``) for one."""
+    mode = Game.Mode.MULTI if len(players) > 1 else Game.Mode.SOLO
+    game = GameFactory(
+        mode=mode,
+        status=Game.Status.FINISHED,
+        round=17,
+        seats_max=len(players),
+        ruleset=ruleset,
+        seed=seed,
+        daily=daily,
+        sealed_until=timezone.now() + datetime.timedelta(days=1) if sealed else None,
+        created_by=players[0],
+        finished_at=timezone.now(),
+    )
+    ranked = sorted(scores, reverse=True)
+    seats = [
+        SeatFactory(
+            game=game,
+            user=user,
+            position=i + 1,
+            score=score,
+            place=ranked.index(score) + 1,
+            shared_place=scores.count(score) > 1,
+        )
+        for i, (user, score) in enumerate(zip(players, scores, strict=True))
+    ]
+    if mode == Game.Mode.SOLO:
+        SoloResultFactory(game=game, user=players[0], score=scores[0], daily=daily)
+    game_finished(
+        game=game, seats=[Seat.objects.select_related("user").get(pk=s.pk) for s in seats]
+    )
+    return game
+
+
 RULESET_FLAGS = {
     Ruleset.STANDARD: {"diagonal": False, "ferryman": False},
     Ruleset.DIAGONAL: {"diagonal": True, "ferryman": False},
@@ -326,3 +404,21 @@ def solo_results(
     ]
     player_stats_rebuild(user=user)
     return seats
+
+
+def creator(game: Game) -> User:
+    """The player who created ``game`` (every game a test builds has one)."""
+    assert game.created_by is not None
+    return game.created_by
+
+
+def seat_user(seat: Seat) -> User:
+    """The person in ``seat`` (not a computer player's seat)."""
+    assert seat.user is not None
+    return seat.user
+
+
+def final_score(seat: Seat) -> int:
+    """The score of a seat in a finished game."""
+    assert seat.score is not None
+    return seat.score

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.test import Client
 from django.urls import reverse
 
 import rules
+from accounts.models import User
 
 #: Extra arguments of a test client request that make it an htmx request.
-HTMX = {"HTTP_HX_REQUEST": "true"}
+HTMX: dict[str, Any] = {"HTTP_HX_REQUEST": "true"}
 
 
 def turn_fields(round_number: int, turn: rules.Turn) -> dict[str, object]:
@@ -35,3 +38,19 @@ def board_names(client: Client, url: str) -> list[str]:
     response = client.get(url)
     assert response.status_code == 200
     return [row.username for row in response.context["board"].rows]
+
+
+def csp_policy(response: object) -> dict[str, list[str]]:
+    """A response's Content-Security-Policy as {directive: [values]}."""
+    header = response["Content-Security-Policy"]  # type: ignore[index]
+    return {
+        name: values
+        for name, *values in (part.split() for part in header.split(";") if part.strip())
+    }
+
+
+def client_for(user: User) -> Client:
+    """A test client signed in as ``user``."""
+    client = Client()
+    client.force_login(user)
+    return client

@@ -10,16 +10,9 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import User
+from tests.pages import csp_policy
 
 pytestmark = pytest.mark.django_db
-
-
-def _policy(response: object) -> dict[str, list[str]]:
-    header = response["Content-Security-Policy"]  # type: ignore[index]
-    return {
-        name: values
-        for name, *values in (part.split() for part in header.split(";") if part.strip())
-    }
 
 
 @pytest.mark.parametrize(
@@ -36,7 +29,7 @@ def _policy(response: object) -> dict[str, list[str]]:
 def test_every_response_has_a_policy_without_inline_scripts_or_eval(
     client: Client, url: str
 ) -> None:
-    policy = _policy(client.get(url))
+    policy = csp_policy(client.get(url))
     assert policy["default-src"] == ["'self'"]
     assert "'unsafe-inline'" not in policy["script-src"]
     assert "'unsafe-eval'" not in policy["script-src"]
@@ -64,7 +57,7 @@ def test_pages_tell_htmx_to_need_no_eval_and_no_style_elements(client: Client) -
 
 
 @pytest.mark.parametrize("module", ["dev", "test"])
-def test_every_settings_module_keeps_the_policy(module: str) -> None:
+def test_every_settings_module_keeps_thecsp_policy(module: str) -> None:
     settings_module = importlib.import_module(f"limes_site.settings.{module}")
     assert "csp.middleware.CSPMiddleware" in settings_module.MIDDLEWARE
     assert settings_module.CONTENT_SECURITY_POLICY == settings.CONTENT_SECURITY_POLICY

@@ -25,6 +25,7 @@ from django.contrib import admin
 from django.contrib.contenttypes.models import ContentType
 from django.core.cache import cache
 from django.db import transaction
+from django.db.models import Model
 from django.http import HttpResponse
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
@@ -36,8 +37,7 @@ from games import services
 from games.models import Game
 from games.services import game_create_daily
 from moderation.models import Report
-from tests.factories import FinishedSoloFactory, UserFactory
-from tests.moderation.conftest import moderators_group
+from tests.factories import FinishedSoloFactory, UserFactory, moderators_group
 
 HOSTILE = [
     "\x00",
@@ -176,7 +176,7 @@ def world(db: None) -> World:
     return World(player, moderator, rival, game, unlisted, finished)
 
 
-def _admin_model(route: Route) -> type | None:
+def _admin_model(route: Route) -> type[Model] | None:
     literal = "".join(p for p in route.parts if isinstance(p, str))
     match = re.match(r"/?admin/(\w+)/(\w+)/", "/" + literal.lstrip("/"))
     if match is None:
@@ -257,9 +257,9 @@ def _request(client: Client, method: str, url: str, data: object, **extra: objec
         cache.clear()
         try:
             if method == "GET":
-                return client.get(url, data, **extra)  # type: ignore[arg-type]
+                return client.get(url, data, **extra)  # type: ignore[arg-type,return-value]
             # The CSRF check runs as in production, with the token a page would give.
-            return client.post(url, data, HTTP_X_CSRFTOKEN=CSRF_SECRET, **extra)  # type: ignore[arg-type]
+            return client.post(url, data, HTTP_X_CSRFTOKEN=CSRF_SECRET, **extra)  # type: ignore[arg-type,return-value]
         finally:
             transaction.set_rollback(True)
             client.cookies = cookies

@@ -1,4 +1,5 @@
-"""Template tags of the board: the parts drawn in Python because they repeat."""
+"""Template tags of the board: the parts drawn in Python (``games.boardhtml``) because
+they repeat, and the fixed fragments drawn once."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 
+import rules
+from games.boardhtml import card_html, landscape_html, score_html
 from games.boardview import BoardView
 
 register = template.Library()
@@ -23,13 +26,19 @@ def landscape(context: template.Context, view: BoardView, owner: Any = "") -> Sa
     ``base_url`` comes from the page around (the board's ``{% url … as base_url %}``); a
     landscape without it has no links to follow.
     """
-    return view.html(base_url=context.get("base_url") or "", owner=owner or "")
+    return landscape_html(view, base_url=context.get("base_url") or "", owner=owner or "")
 
 
 @register.simple_tag
 def score_table(view: BoardView) -> SafeString:
     """A landscape's score per worker and in total: ``{% score_table view %}``."""
-    return view.score_html()
+    return score_html(view)
+
+
+@register.simple_tag
+def drawn_card(card: rules.Card, rotation: int = 0) -> SafeString:
+    """A card's four zones turned by ``rotation``: ``{% drawn_card card rotation %}``."""
+    return card_html(card, rotation)
 
 
 @register.simple_tag

@@ -48,20 +48,31 @@ INSTALLED_APPS = [
     "template_partials",
     "django_tasks",
     "django_tasks_db",
+    # Django Ninja: its static Swagger UI for /api/v1/docs (no scripts from elsewhere).
+    "ninja",
     "accounts",
     "games",
     "leaderboards",
+    "tournaments",
+    "social",
     "moderation",
+    # The public read API (/api/v1/), embeds and personal tokens: reads every app above.
+    "api",
 ]
 
 # Work that must not run inside a player's request (computer players' turns, analyses)
-# goes to a queue in the database; `manage.py db_worker` runs it.
+# goes to a queue in the database; `manage.py task_worker` runs it.
 TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+# Seconds a task worker (`manage.py task_worker`) may go without a beat before the tasks it
+# was running are queued again for another (games.taskqueue).
+LIMES_TASK_LEASE_SECONDS = float(os.environ.get("LIMES_TASK_LEASE_SECONDS", "30"))
 
 MIDDLEWARE = [
     # First, so its line's duration and query count cover every other middleware.
     "limes_site.observability.RequestLogMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    # /api/ only: CORS for GET and the rate limits, before any session or user is read.
+    "api.middleware.ApiMiddleware",
     # Before anything reads a form body: Django's error pages cannot read some of them.
     "limes_site.middleware.RejectUndecodableFormsMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -101,7 +112,7 @@ TEMPLATES = [
                 # {{ request.csp_nonce }} also as {{ CSP_NONCE }}, for any inline script.
                 "csp.context_processors.nonce",
                 # The menu's badges (games waiting for a move, unread notifications).
-                "moderation.context_processors.menu",
+                "limes_site.chrome.menu",
             ],
             # {% partialdef %} everywhere without a {% load %} in each template.
             "builtins": ["template_partials.templatetags.partials"],
@@ -117,6 +128,29 @@ DATABASES = {
         conn_max_age=60,
     ),
 }
+
+# SQLite (scripts/serve) is written by two processes at once, the web server and the task
+# worker. WAL lets readers go on while one writes; the busy timeout makes a writer wait for
+# the lock instead of failing with "database is locked"; and BEGIN IMMEDIATE takes the
+# write lock when a transaction starts: a transaction that read first and only then asked
+# for it (SQLite's default, DEFERRED) gets SQLITE_BUSY at once, whatever the timeout.
+SQLITE_OPTIONS: dict[str, object] = {
+    "transaction_mode": "IMMEDIATE",
+    "timeout": 20,
+    "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+}
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    DATABASES["default"].setdefault("OPTIONS", {}).update(SQLITE_OPTIONS)
+# Under ASGI (uvicorn) each request's views run in a thread of its own: a connection kept
+# per thread (CONN_MAX_AGE) would pile up until PostgreSQL refuses more (measured: "too
+# many clients" at 250 players). A pool per process lends one to each request instead.
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": 1,
+        "max_size": int(os.environ.get("LIMES_DB_POOL_SIZE", "6")),
+        "timeout": 10,
+    }
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -141,6 +175,19 @@ else:
             "LOCATION": "limes",
         },
     }
+
+# A game's poll state (games.pollstate) lives in the cache only where every process sees
+# the same cache: with a per-process one (scripts/serve without Redis), the worker's moves
+# would never reach the web server's polls, so they read the game's row instead.
+POLL_STATE_IN_CACHE = bool(REDIS_URL)
+
+# Server push (games.push, games.streams): through Redis pub/sub when there is Redis, which
+# reaches every app server; else through Unix datagram sockets in this folder, which reach
+# every process of this machine (the web server and the worker of scripts/serve).
+PUSH_REDIS_URL = REDIS_URL
+PUSH_SOCKET_DIR = os.environ.get("LIMES_PUSH_DIR", str(BASE_DIR / "var" / "push"))
+# Sites (or test clusters) sharing one Redis server hear only their own events.
+PUSH_PREFIX = os.environ.get("LIMES_CACHE_PREFIX", "")
 
 # With Redis shared by every app server, a session is read from it and written through to
 # the database, which keeps it if Redis is lost: one query less on every signed-in request.
@@ -209,6 +256,15 @@ LIMES_FORBIDDEN_USERNAME_WORDS = [
     ).split(",")
     if word.strip()
 ]
+# Words no chat message may contain (whole words, whatever the case or width), refused
+# when sent; comma-separated in the environment to replace the list, empty for none.
+LIMES_CHAT_WORD_FILTER = [
+    word.strip()
+    for word in os.environ.get(
+        "LIMES_CHAT_WORD_FILTER", "nigger,nigga,faggot,retard,whore,rapist"
+    ).split(",")
+    if word.strip()
+]
 # allauth's defaults stay in force (failed sign-ins: 10 a minute per IP and 5 per
 # five minutes per account); only the sign-in limit is spelt out to show it is wanted.
 ACCOUNT_RATE_LIMITS = {"login_failed": "10/m/ip,5/5m/key"}
@@ -217,8 +273,10 @@ ACCOUNT_RATE_LIMITS = {"login_failed": "10/m/ip,5/5m/key"}
 MFA_SUPPORTED_TYPES = ["totp", "recovery_codes", "webauthn"]
 MFA_PASSKEY_LOGIN_ENABLED = True
 MFA_TOTP_ISSUER = "Limes Online"
-# Whether staff (moderators) must have a second factor before they may open the admin;
-# production requires it.
+# Keeps staff from switching their second factor off where it is required.
+MFA_ADAPTER = "accounts.adapter.MFAAdapter"
+# Whether staff (moderators) must have a second factor, used in the session, before they
+# may open the admin, and may not switch it off; production requires it.
 LIMES_STAFF_NEED_MFA = False
 # Behind a reverse proxy, the number of proxies whose X-Forwarded-For allauth may trust
 # to find the client's address for rate limiting.
@@ -257,6 +315,11 @@ LIMES_SITE_URL = os.environ.get("LIMES_SITE_URL", "").rstrip("/")
 
 # Path of a deck file to play with, or None for the built-in deck.
 LIMES_DECK = os.environ.get("LIMES_DECK")
+
+# The hottest reads use SQL compiled once and Django's row populators (games/internals.py,
+# written for Django 5.2). False reads them through the plain ORM: the same objects for a
+# query or two more per page, on any Django.
+LIMES_ORM_INTERNALS = True
 
 # Key of the daily challenge's card sequences (HMAC of the date), so that no one can work
 # out tomorrow's cards from the code. Empty: games.daily derives one from SECRET_KEY,

@@ -45,6 +45,7 @@ SECURE_HSTS_INCLUDE_SUBDOMAINS = _env_bool("DJANGO_SECURE_HSTS_INCLUDE_SUBDOMAIN
 SECURE_HSTS_PRELOAD = _env_bool("DJANGO_SECURE_HSTS_PRELOAD", True)
 SESSION_COOKIE_SECURE = True
 CSRF_COOKIE_SECURE = True
+LANGUAGE_COOKIE_SECURE = True
 SECURE_REFERRER_POLICY = "same-origin"
 # Only behind a proxy that terminates TLS and overwrites this header; otherwise a client
 # could claim HTTPS.

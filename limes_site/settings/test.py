@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import tempfile
 
 from .base import *  # noqa: F403
 
@@ -25,6 +26,15 @@ CACHES = {
         "LOCATION": "limes-tests",
     },
 }
+# Connections as before the pool: one per thread, kept (tests hold their transaction in it).
+DATABASES["default"].get("OPTIONS", {}).pop("pool", None)  # noqa: F405
+DATABASES["default"]["CONN_MAX_AGE"] = 60  # noqa: F405
+
+# One process: its cache is every poll's, as Redis is in production.
+POLL_STATE_IN_CACHE = True
+# Push never through a shared Redis: through sockets of this test run's own.
+PUSH_REDIS_URL = None
+PUSH_SOCKET_DIR = os.environ.get("LIMES_PUSH_DIR") or tempfile.mkdtemp(prefix="limes-push-")
 # Sessions in the database alone, as without Redis: the query counts tests pin include
 # the session's read whether or not REDIS_URL is set.
 SESSION_ENGINE = "django.contrib.sessions.backends.db"
@@ -50,6 +60,9 @@ ACCOUNT_RATE_LIMITS = {
 # Tasks run at once, inside the request or service that enqueues them, so a test sees
 # their effect without a worker.
 TASKS = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}
+# Except in the real workers tests/games/test_task_worker.py starts on the test database.
+if os.environ.get("LIMES_TEST_TASK_QUEUE") == "database":
+    TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
 
 # The request log stays quiet in tests and in-process benchmarks; tests of the log itself
 # raise its level with caplog.

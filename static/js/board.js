@@ -1,7 +1,8 @@
-// Keyboard play: R / Shift+R turn the card, Enter commits, 1-9 pick a + slot, H asks for a
-// hint, P and M step through the zones where a worker can be placed or moved; in a replay
-// the arrow keys, Home and End step through the rounds. Every action is a link or button
-// already on the page; a shortcut focuses it and clicks it, so focus follows it.
+// Keyboard play: R / Shift+R turn the card, Enter commits whenever the draft is complete,
+// 1-9 pick a + slot (10 and up: both digits), H asks for a hint, P and M step through the
+// zones where a worker can be placed or moved and Space takes the zone in focus; in a
+// replay the arrow keys, Home and End step through the rounds. Every action is a link or
+// button already on the page; a shortcut focuses it and clicks it, so focus follows it.
 document.addEventListener("keydown", (event) => {
   if (event.ctrlKey || event.metaKey || event.altKey) return;
   const target = event.target;
@@ -25,12 +26,15 @@ document.addEventListener("keydown", (event) => {
     if (event.key === "r") element = board.querySelector('[data-key="rotate"]');
     else if (event.key === "R") element = board.querySelector('[data-key="rotate-left"]');
     else if (event.key === "h" || event.key === "H") element = board.querySelector('[data-key="hint"]:not([disabled])');
-    else if (event.key === "Enter" && !(target instanceof Element && target.closest("a, button, summary"))) {
+    else if (event.key === "Enter" && commitsOnEnter(target)) {
+      // With no complete draft, Enter does what it does on the control in focus.
       element = board.querySelector('[data-key="commit"]:not([disabled])');
-    } else if (/^[1-9]$/.test(event.key)) {
-      element = board.querySelectorAll(".slot")[Number(event.key) - 1] || null;
+    } else if (event.key === " " && target instanceof Element && target.closest("#board a")) {
+      element = target.closest("a");
+    } else if (/^[0-9]$/.test(event.key)) {
+      element = typedSlot(board, event.key);
     } else if (event.key === "p" || event.key === "P" || event.key === "m" || event.key === "M") {
-      // Only moves focus: the player hears the zone's name and decides with Enter.
+      // Only moves focus: the player hears the zone's name and decides with Space.
       const roles = /p/i.test(event.key) ? "a[data-role=place]" : "a[data-role=source], a[data-role=target]";
       element = nextOf([...board.querySelectorAll(roles)], target);
       click = false;
@@ -45,6 +49,39 @@ document.addEventListener("keydown", (event) => {
     if (click) element.click();
   }
 });
+
+// Enter commits from anywhere on the board (a turn button, the hint, a zone: whatever the
+// last shortcut focused), but not in the folded boxes (resign, help) nor off the board.
+function commitsOnEnter(target) {
+  if (!(target instanceof Element) || target === document.body) return true;
+  if (target.closest("details")) return false;
+  return target.closest("#board") !== null || target.id === "main";
+}
+
+// Slot numbers are typed: with ten slots or more, "1" waits a moment for a second digit
+// (1 then 2 is slot 12); a number no further digit could extend is taken at once.
+let typed = "";
+let typedTimer = null;
+
+function typedSlot(board, digit) {
+  clearTimeout(typedTimer);
+  typed += digit;
+  const slots = board.querySelectorAll(".slot");
+  const number = Number(typed);
+  if (number > 0 && number * 10 <= slots.length) {
+    typedTimer = setTimeout(() => {
+      typed = "";
+      const slot = document.querySelectorAll("#board .slot")[number - 1];
+      if (slot) {
+        slot.focus();
+        slot.click();
+      }
+    }, 800);
+    return null;
+  }
+  typed = "";
+  return slots[number - 1] || null;
+}
 
 function nextOf(elements, current) {
   if (!elements.length) return null;
@@ -125,14 +162,27 @@ function announce(board) {
 }
 
 // Round deadlines count down between polls: "2:41" left, read from the datetime attribute.
+// The countdown is not spoken every second: only the thresholds are, through the board's
+// live region (a minute left, ten seconds left), as the clock crosses them.
+const THRESHOLDS = [60, 10];
+const lastLeft = new Map();
+
 function showDeadlines() {
   for (const element of document.querySelectorAll("[data-deadline]")) {
-    const left = Math.max(0, Math.round((Date.parse(element.getAttribute("datetime")) - Date.now()) / 1000));
+    // Inside the table's live region; its ticking is for the eye only.
+    element.setAttribute("aria-live", "off");
+    const when = element.getAttribute("datetime");
+    const left = Math.max(0, Math.round((Date.parse(when) - Date.now()) / 1000));
+    const before = lastLeft.get(when);
+    lastLeft.set(when, left);
+    if (before !== undefined) {
+      const crossed = THRESHOLDS.find((limit) => before > limit && left <= limit && left > 0);
+      if (crossed) say(crossed === 60 ? gettext("One minute left in this round.") : gettext("Ten seconds left in this round."));
+    }
     if (left > 3600) continue; // days or hours: the server's wording stays
     if (left === 0) {
       // "Round ends now", until the next poll shows the new round.
-      // gettext comes from the JavaScript catalogue (base.html); without it, English.
-      element.textContent = typeof gettext === "function" ? gettext("now") : "now";
+      element.textContent = gettext("now");
       continue;
     }
     const minutes = Math.floor(left / 60);
@@ -142,6 +192,102 @@ function showDeadlines() {
 }
 setInterval(showDeadlines, 1000);
 document.addEventListener("DOMContentLoaded", showDeadlines);
+
+// gettext and interpolate come from the JavaScript catalogue, which base.html loads
+// (deferred, so in order) before this file.
+
+function say(text) {
+  const status = document.getElementById("board-status");
+  if (!status) return;
+  status.textContent = "";
+  setTimeout(() => { status.textContent = text; }, 50);
+}
+
+// A step the server did not take (a refusal it could not draw, a server error, no
+// network) is said on the board, and the board with the draft stays as it was.
+function boardRequest(event) {
+  const target = event.detail.target;
+  return target && target.id === "board";
+}
+
+function showBoardError(text) {
+  const board = document.getElementById("board");
+  if (!board) return;
+  let message = board.querySelector("[data-client-error]");
+  if (!message) {
+    message = document.createElement("p");
+    message.className = "error";
+    message.setAttribute("role", "alert");
+    message.dataset.clientError = "";
+    message.dataset.testid = "error";
+    const head = board.querySelector(".round-head, .final");
+    if (head) head.after(message);
+    else board.prepend(message);
+  }
+  message.textContent = text;
+}
+
+document.addEventListener("htmx:responseError", (event) => {
+  if (!boardRequest(event)) return;
+  const xhr = event.detail.xhr;
+  const plain = (xhr.getResponseHeader("Content-Type") || "").startsWith("text/plain");
+  const said = plain && xhr.responseText.length < 300 ? xhr.responseText.trim() : "";
+  const template = gettext("The server did not take this step (error %s). Your draft is kept: try again.");
+  showBoardError(said || interpolate(template, [xhr.status]));
+});
+document.addEventListener("htmx:sendError", (event) => {
+  if (!boardRequest(event)) return;
+  showBoardError(gettext("The server could not be reached. Your draft is kept: try again."));
+});
+
+// "Your move": when the board says it waits for this player (data-your-move, however the
+// board arrived: drawn, polled or pushed), the tab's title and icon say so; the moment it
+// starts waiting, an optional sound (an account setting) and, in a hidden tab, a browser
+// notification if the player allowed them.
+let waiting = null;
+let plainTitle = null;
+
+function yourMove() {
+  const board = document.getElementById("board");
+  const now = board !== null && board.hasAttribute("data-your-move");
+  if (plainTitle === null) plainTitle = document.title;
+  document.title = now ? `● ${gettext("Your move")} · ${plainTitle}` : plainTitle;
+  const icon = document.querySelector("link[rel=icon]");
+  if (icon && board) {
+    if (!icon.dataset.plain) icon.dataset.plain = icon.getAttribute("href");
+    const wanted = now ? board.dataset.moveIcon : icon.dataset.plain;
+    if (wanted && icon.getAttribute("href") !== wanted) icon.setAttribute("href", wanted);
+  }
+  if (now && waiting === false) {
+    if (board.hasAttribute("data-move-sound")) chime();
+    if (document.hidden && "Notification" in window && Notification.permission === "granted") {
+      new Notification(gettext("Your move"), { body: plainTitle, tag: `limes-${location.pathname}` });
+    }
+  }
+  waiting = now;
+}
+document.addEventListener("DOMContentLoaded", yourMove);
+document.addEventListener("htmx:afterSettle", yourMove);
+document.addEventListener("htmx:oobAfterSwap", yourMove);
+
+let audio = null;
+
+function chime() {
+  try {
+    audio = audio || new AudioContext();
+    const tone = audio.createOscillator();
+    const volume = audio.createGain();
+    tone.frequency.value = 660;
+    volume.gain.setValueAtTime(0.15, audio.currentTime);
+    volume.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.4);
+    tone.connect(volume).connect(audio.destination);
+    tone.start();
+    tone.stop(audio.currentTime + 0.4);
+    document.documentElement.dataset.chimed = String(Number(document.documentElement.dataset.chimed || 0) + 1);
+  } catch {
+    // No sound where the browser allows none: the title and icon still say it.
+  }
+}
 
 // A score row and its worker's region light each other up. Rows carry the region's zones
 // in data-region; the board beside them carries data-zone on every zone.

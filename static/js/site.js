@@ -10,3 +10,16 @@ document.addEventListener("click", (event) => {
   toggle.setAttribute("aria-expanded", String(open));
   document.querySelector(".site-header")?.classList.toggle("is-open", open);
 });
+
+// Settings: "Your move" notifications need the player's permission, asked on a click.
+document.addEventListener("DOMContentLoaded", () => {
+  const offer = document.querySelector("[data-notifications]");
+  if (offer && "Notification" in window && Notification.permission === "default") offer.hidden = false;
+});
+document.addEventListener("click", (event) => {
+  if (!(event.target instanceof Element) || !event.target.closest("[data-ask-notifications]")) return;
+  Notification.requestPermission().then(() => {
+    const offer = document.querySelector("[data-notifications]");
+    if (offer) offer.hidden = true;
+  });
+});

@@ -14,7 +14,7 @@ from accounts.models import User
 from accounts.services import user_delete, user_update_profile
 from tests.factories import PASSWORD, UserFactory
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.sql_dialect]
 
 
 def test_display_name_is_the_username(user: User) -> None:

@@ -2,35 +2,12 @@
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-from pathlib import Path
+import pytest
+from django.core.cache import cache
+from django.core.management import call_command
+from django.test import override_settings
 
-ROOT = Path(__file__).resolve().parents[2]
-# At least 50 characters and 5 distinct ones, as Django's deployment check wants.
-PROD_ENV = {
-    "DJANGO_SETTINGS_MODULE": "limes_site.settings.prod",
-    "DJANGO_SECRET_KEY": "t3st-0nly-Kq8vZ2mN7pR4sW9xY1bC6dF5gH0jL3aE8uT2iO7yQ",
-    "DJANGO_ALLOWED_HOSTS": "example.org",
-}
-
-
-def run_django(code: str, **env: str) -> subprocess.CompletedProcess[str]:
-    """Run ``code`` after django.setup() in a new Python, with only ``env`` as settings."""
-    clean = {
-        k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "REDIS_URL", "LIMES_"))
-    }
-    script = f"import django\ndjango.setup()\n{code}"
-    return subprocess.run(
-        [sys.executable, "-c", script],
-        cwd=ROOT,
-        env={**clean, **env},
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+from tests.fresh_django import PROD_ENV, run_django
 
 
 def test_production_settings_pass_the_deployment_check() -> None:
@@ -97,16 +74,21 @@ def test_the_deployment_check_warns_of_a_cache_kept_per_process() -> None:
     assert "limes.W001" in result.stdout + result.stderr
 
 
-def test_production_sends_the_content_security_policy() -> None:
+def test_production_sends_the_content_security_policy_and_a_secure_language_cookie() -> None:
     result = run_django(
         "from django.test import Client\n"
-        "response = Client().get('/i18n/', secure=True, HTTP_HOST='example.org')\n"
-        "print(response['Content-Security-Policy'])",
+        "response = Client().post('/i18n/', {'language': 'de'}, secure=True,"
+        " HTTP_HOST='example.org')\n"
+        "print(response['Content-Security-Policy'])\n"
+        "print(response.cookies['django_language'].output())",
         **PROD_ENV,
     )
     assert result.returncode == 0, result.stderr
     assert "script-src 'self'" in result.stdout
     assert "frame-ancestors 'none'" in result.stdout
+    # The language cookie goes over HTTPS only, as the session's and CSRF's do.
+    assert "django_language=de" in result.stdout
+    assert "Secure" in result.stdout
 
 
 def test_production_requires_a_second_factor_of_moderators() -> None:
@@ -115,3 +97,18 @@ def test_production_requires_a_second_factor_of_moderators() -> None:
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "True"
+
+
+@pytest.mark.django_db
+def test_migrate_creates_the_database_caches_table() -> None:
+    database_cache = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+            "LOCATION": "limes_cache_probe",
+        }
+    }
+    with override_settings(CACHES=database_cache):
+        call_command("migrate", verbosity=0)
+        # A throttle's counter, as a failed sign-in keeps it: no 500 for a missing table.
+        cache.set("throttle:probe", 1)
+        assert cache.get("throttle:probe") == 1

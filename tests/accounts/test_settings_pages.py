@@ -7,6 +7,7 @@ from allauth.account.models import EmailAddress
 from django.contrib.auth import get_user
 from django.test import Client
 from django.urls import reverse
+from django.utils.http import urlencode
 
 from accounts.models import User
 from tests.factories import PASSWORD
@@ -59,6 +60,11 @@ def test_settings_page_refuses_an_overlong_bio(client_logged_in: Client, user: U
     assert user.bio == ""
 
 
+def _reauthenticate(client: Client) -> None:
+    # Deleting asks for the password again, however recent the sign-in.
+    client.post(reverse("account_reauthenticate"), {"password": PASSWORD})
+
+
 def test_delete_page_asks_for_the_username(client_logged_in: Client, user: User) -> None:
     response = client_logged_in.get(reverse("accounts:delete"))
 
@@ -73,6 +79,7 @@ def test_delete_page_asks_for_the_username(client_logged_in: Client, user: User)
 def test_delete_with_wrong_username_changes_nothing(
     client_logged_in: Client, user: User, typed: str
 ) -> None:
+    _reauthenticate(client_logged_in)
     response = client_logged_in.post(reverse("accounts:delete"), {"confirm_username": typed})
 
     assert response.status_code == 200
@@ -86,6 +93,7 @@ def test_delete_with_wrong_username_changes_nothing(
 
 def test_delete_account(client_logged_in: Client, user: User) -> None:
     username, email = user.username, user.email
+    _reauthenticate(client_logged_in)
 
     response = client_logged_in.post(
         reverse("accounts:delete"), {"confirm_username": username}, follow=True
@@ -111,6 +119,7 @@ def test_delete_account(client_logged_in: Client, user: User) -> None:
 
 def test_deleted_players_email_can_be_used_again(client: Client, user: User) -> None:
     client.force_login(user)
+    _reauthenticate(client)
     client.post(reverse("accounts:delete"), {"confirm_username": user.username})
 
     client.post(
@@ -126,7 +135,7 @@ def test_deleted_players_email_can_be_used_again(client: Client, user: User) -> 
     assert User.objects.filter(username="returning").exists()
 
 
-def test_a_player_turns_off_the_round_emails(client_logged_in, user) -> None:
+def test_a_player_turns_off_the_round_emails(client_logged_in: Client, user: User) -> None:
     page = client_logged_in.get(reverse("accounts:settings")).content.decode()
     assert (
         'name="notify_by_email"' in page
@@ -135,3 +144,35 @@ def test_a_player_turns_off_the_round_emails(client_logged_in, user) -> None:
     client_logged_in.post(reverse("accounts:settings"), {"bio": "hello"})
     user.refresh_from_db()
     assert (user.bio, user.notify_by_email) == ("hello", False)
+
+
+def test_deleting_needs_the_password_again_then_goes_ahead(
+    client_logged_in: Client, user: User
+) -> None:
+    url = reverse("accounts:delete")
+    response = client_logged_in.post(url, {"confirm_username": user.username})
+    assert response.status_code == 302
+    assert response["Location"] == f"{reverse('account_reauthenticate')}?{urlencode({'next': url})}"
+    user.refresh_from_db()
+    assert user.deleted_at is None
+    # A wrong password deletes nothing; the right one carries the held request out.
+    client_logged_in.post(response["Location"], {"password": "not-it"})
+    user.refresh_from_db()
+    assert user.deleted_at is None
+    client_logged_in.post(response["Location"], {"password": PASSWORD})
+    user.refresh_from_db()
+    assert user.deleted_at is not None
+
+
+def test_the_your_move_sound_is_off_until_the_player_turns_it_on(
+    client_logged_in: Client, user: User
+) -> None:
+    page = client_logged_in.get(reverse("accounts:settings")).content.decode()
+    assert 'name="move_sound"' in page
+    assert "checked" not in page.split('name="move_sound"')[1][:40]
+    assert "data-ask-notifications" in page
+    client_logged_in.post(reverse("accounts:settings"), {"bio": "", "move_sound": "on"})
+    user.refresh_from_db()
+    assert user.move_sound
+    page = client_logged_in.get(reverse("accounts:settings")).content.decode()
+    assert "checked" in page.split('name="move_sound"')[1][:40]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from allauth.mfa.models import Authenticator
 from allauth.mfa.totp.internal.auth import (
@@ -14,18 +16,17 @@ from django.test import Client, override_settings
 from django.urls import reverse
 
 from accounts.models import User
-from tests.factories import PASSWORD
-from tests.moderation.conftest import moderators_group
+from tests.factories import PASSWORD, moderators_group
 
 pytestmark = pytest.mark.django_db
 
 
 def _code(secret: str) -> str:
     counter = list(yield_hotp_counters_from_time())[len(list(yield_hotp_counters_from_time())) // 2]
-    return format_hotp_value(hotp_value(secret, counter))
+    return str(format_hotp_value(hotp_value(secret, counter)))
 
 
-def _sign_in(client: Client, user: User) -> object:
+def _sign_in(client: Client, user: User) -> Any:
     return client.post(reverse("account_login"), {"login": user.username, "password": PASSWORD})
 
 
@@ -93,5 +94,9 @@ def test_where_required_moderators_open_the_admin_only_with_a_second_factor(user
     response = client.get(reverse("admin:index"))
     assert response.status_code == 302
     assert response["Location"] == reverse("mfa_index")
-    _activate_totp(client)
+    secret = _activate_totp(client)
+    # The session was opened by the password alone: the code is asked for once.
+    response = client.get(reverse("admin:index"))
+    assert response["Location"].startswith(reverse("mfa_reauthenticate"))
+    client.post(reverse("mfa_reauthenticate"), {"code": _code(secret)})
     assert client.get(reverse("admin:index")).status_code == 200

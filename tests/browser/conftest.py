@@ -42,7 +42,7 @@ def browser() -> Iterator[object]:
             context.on("console", _record_violation)
             return context
 
-        browser.new_context = watched_context  # type: ignore[method-assign]
+        browser.new_context = watched_context  # type: ignore[method-assign,assignment]
         yield browser
         browser.close()
 

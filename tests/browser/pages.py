@@ -14,3 +14,29 @@ def sign_in(page: Any, base: str, username: str) -> None:
     page.fill("input[name=password]", PASSWORD)
     page.locator("main form button[type=submit]").click()
     page.wait_for_url(f"{base}/")
+
+
+def settle(page: Any) -> None:
+    """Wait until no htmx request is in flight: the board is the one the server last drew."""
+    page.wait_for_function("() => !document.querySelector('.htmx-request')")
+
+
+def click_and_wait(page: Any, locator: Any, expect: str) -> None:
+    """Click ``locator`` once the page is settled, and wait for ``expect`` to show."""
+    settle(page)
+    locator.click()
+    page.locator(expect).first.wait_for()
+    settle(page)
+
+
+def play_round(page: Any, place_worker: bool) -> None:
+    """Put the card on the last slot (and a worker on the first zone offered), commit."""
+    settle(page)
+    page.locator("[data-slot]").last.click()
+    page.locator(".card--draft").first.wait_for()
+    settle(page)
+    if place_worker:
+        page.locator("[data-role=place]").first.click()
+        page.locator("[data-role=selected]").first.wait_for()
+        settle(page)
+    page.locator("[data-key=commit]").click()

@@ -9,8 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from games.models import Game, GameAnalysis
-from tests.browser.pages import sign_in
-from tests.browser.test_multiplayer_game import play_round, settle
+from tests.browser.pages import play_round, settle, sign_in
 from tests.factories import UserFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 
 from accounts.models import User
 from games.models import Game
-from tests.browser.test_solo_game import click_and_wait, settle
+from tests.browser.pages import click_and_wait, settle
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -6,15 +6,12 @@ from typing import Any
 
 import pytest
 
-from games import selectors, services
+from games import rebuild, services
 from games.models import Game, Move
+from tests.browser.pages import settle
 from tests.factories import PASSWORD, UserFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-def settle(page: Any) -> None:
-    page.wait_for_function("() => !document.querySelector('.htmx-request')")
 
 
 def press_and_hear(page: Any, key: str, words: str) -> None:
@@ -30,7 +27,7 @@ def press_and_hear(page: Any, key: str, words: str) -> None:
 
 def focused(page: Any, attribute: str) -> str | None:
     """An attribute of the focused element, which must lie on the board (not the body)."""
-    return page.evaluate(
+    found: str | None = page.evaluate(
         """name => {
             const element = document.activeElement;
             if (!element || !element.closest('#board')) return 'focus left the board';
@@ -38,6 +35,7 @@ def focused(page: Any, attribute: str) -> str | None:
         }""",
         attribute,
     )
+    return found
 
 
 def tab_to_commit(page: Any) -> None:
@@ -77,24 +75,24 @@ def test_a_whole_solo_game_by_keyboard_with_announcements(page: Any, live_server
         page.keyboard.press("m")
         source = focused(page, "aria-label") or ""
         if round_number >= 3 and not moved and source.startswith("Move the worker from"):
-            press_and_hear(page, "Enter", "Choose where the worker moves to.")
+            press_and_hear(page, " ", "Choose where the worker moves to.")
             page.keyboard.press("m")
             assert (focused(page, "aria-label") or "").startswith("Move the worker to")
-            press_and_hear(page, "Enter", "The worker moves to this")
+            press_and_hear(page, " ", "The worker moves to this")
             moved = True
         elif round_number <= 7:
             page.keyboard.press("p")
             place = focused(page, "aria-label") or ""
             assert place.startswith("Place a worker on this"), place
             zone = focused(page, "data-zone")
-            press_and_hear(page, "Enter", "A worker goes on this")
+            press_and_hear(page, " ", "A worker goes on this")
             # The same zone keeps focus, now offering to take the worker back.
             assert focused(page, "data-zone") == zone
             assert (focused(page, "aria-label") or "").startswith("Take back the worker")
 
         tab_to_commit(page)
         press_and_hear(page, "Enter", "Committed:")
-        stored = selectors.rules_game(Game.objects.get()).boards["ana"].landscape.score().total
+        stored = rebuild.rules_game(Game.objects.get()).boards["ana"].landscape.score().total
         heard = page.locator("[data-testid=board-status]").inner_text()
         assert f"Committed: {stored - total} points gained, {stored} in total." in heard
         total = stored

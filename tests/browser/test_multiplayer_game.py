@@ -8,29 +8,12 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from games import selectors
+from games import rebuild
 from games.models import Game
-from tests.browser.pages import sign_in
+from tests.browser.pages import play_round, sign_in
 from tests.factories import UserFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-def settle(page: Any) -> None:
-    """Wait until no htmx request is in flight: the board is the one the server last drew."""
-    page.wait_for_function("() => !document.querySelector('.htmx-request')")
-
-
-def play_round(page: Any, place_worker: bool) -> None:
-    settle(page)
-    page.locator("[data-slot]").last.click()
-    page.locator(".card--draft").first.wait_for()
-    settle(page)
-    if place_worker:
-        page.locator("[data-role=place]").first.click()
-        page.locator("[data-role=selected]").first.wait_for()
-        settle(page)
-    page.locator("[data-key=commit]").click()
 
 
 def test_two_players_play_a_ferryman_game_against_each_other(
@@ -87,7 +70,7 @@ def test_two_players_play_a_ferryman_game_against_each_other(
             expect(page.locator("[data-testid=final-seat]")).to_have_count(2, timeout=15_000)
         game.refresh_from_db()
         assert game.is_finished and game.ferryman
-        outcome = selectors.rules_game(game).outcome()
+        outcome = rebuild.rules_game(game).outcome()
         shown = [int(t) for t in ana.locator("[data-testid=score-total]").all_inner_texts()]
         assert shown == [s.score.total for s in outcome.standings]
         ana.screenshot(path=str(artifacts / "multiplayer-finished.png"), full_page=True)

@@ -8,8 +8,9 @@ from typing import Any
 import pytest
 
 from accounts.models import User
-from games import selectors
+from games import rebuild
 from games.models import Game, Move
+from tests.browser.pages import click_and_wait, settle
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -22,18 +23,6 @@ def sign_up(page: Any, base: str) -> None:
     page.fill("input[name=password2]", "limes-ana-2014")
     page.locator("main form button[type=submit]").click()
     page.wait_for_url(f"{base}/")
-
-
-def settle(page: Any) -> None:
-    """Wait until no htmx request is in flight: the board is the one the server last drew."""
-    page.wait_for_function("() => !document.querySelector('.htmx-request')")
-
-
-def click_and_wait(page: Any, locator: Any, expect: str) -> None:
-    settle(page)
-    locator.click()
-    page.locator(expect).first.wait_for()
-    settle(page)
 
 
 def test_sign_up_and_play_a_whole_solo_game_with_both_variants(
@@ -74,7 +63,7 @@ def test_sign_up_and_play_a_whole_solo_game_with_both_variants(
     assert game.is_finished and (game.diagonal, game.ferryman) == (True, True)
     assert moved and Move.objects.filter(seat__game=game, worker="move").exists()
     # The score on the page is the one the rules compute from the stored moves.
-    stored = selectors.rules_game(game).scores()[User.objects.get().username]
+    stored = rebuild.rules_game(game).scores()[User.objects.get().username]
     shown = page.locator("[data-testid=score-total]").first.inner_text()
     assert int(shown) == stored.total
     assert f"Final score {stored.total}" in page.locator("[data-testid=final-result]").inner_text()

@@ -6,8 +6,6 @@ database of their own and a key prefix of their own in Redis, on free ports of 1
 
 from __future__ import annotations
 
-import http.client
-import itertools
 import json
 import os
 import signal
@@ -15,8 +13,7 @@ import socket
 import subprocess
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass, field
-from http.cookies import SimpleCookie
+from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlencode, urlsplit
 
@@ -28,22 +25,23 @@ from benchmarks.play_http import (
     FINAL,
     FINAL_SEAT,
     FORM_TOKEN,
-    GAME_PATH,
     Landscape,
     page_poll_token,
+    page_stream_path,
     page_version,
+)
+from benchmarks.sse_client import EventStream
+from tests.cluster.helpers import (
+    MULTI_GAME,
+    Browser,
+    free_port,
+    game_path,
+    play_round_one_against_a_computer,
 )
 
 ROOT = Path(__file__).resolve().parents[2]
-PASSWORD = "cluster-e2e-Pw-8317"
 
 pytestmark = [pytest.mark.cluster, pytest.mark.postgres]
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 @dataclass
@@ -104,85 +102,6 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
         )
         with psycopg.connect(server_url, autocommit=True) as admin:
             admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-
-
-@dataclass
-class Answer:
-    status: int
-    location: str
-    request_id: str
-    body: str
-
-
-@dataclass
-class Browser:
-    """One person's browser; each request goes to the next of ``ports`` in turn."""
-
-    ports: list[int]
-    cookies: dict[str, str] = field(default_factory=dict)
-    request_ids: list[str] = field(default_factory=list)
-
-    def __post_init__(self) -> None:
-        self._next_port = itertools.cycle(self.ports)
-
-    def request(
-        self,
-        method: str,
-        path: str,
-        fields: dict[str, str] | None = None,
-        *,
-        htmx: bool = False,
-        expect: tuple[int, ...] = (200,),
-    ) -> Answer:
-        port = next(self._next_port)
-        headers = {
-            "Host": "127.0.0.1",
-            "Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items()),
-        }
-        if "csrftoken" in self.cookies:
-            headers["X-CSRFToken"] = self.cookies["csrftoken"]
-            headers["Referer"] = f"http://127.0.0.1:{port}/"
-        if htmx:
-            headers["HX-Request"] = "true"
-        body = None
-        if fields is not None:
-            body = urlencode(fields)
-            headers["Content-Type"] = "application/x-www-form-urlencoded"
-        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-        try:
-            connection.request(method, path, body, headers)
-            response = connection.getresponse()
-            text = response.read().decode()
-        finally:
-            connection.close()
-        for header in response.headers.get_all("Set-Cookie") or []:
-            for name, morsel in SimpleCookie(header).items():
-                self.cookies[name] = morsel.value
-        request_id = response.getheader("X-Request-ID", "")
-        self.request_ids.append(request_id)
-        assert response.status in expect, (
-            f"{method} {path} on :{port}: {response.status} {text[:300]}"
-        )
-        return Answer(response.status, response.getheader("Location", ""), request_id, text)
-
-    def sign_up(self, username: str) -> None:
-        page = self.request("GET", "/accounts/signup/")
-        token = FORM_TOKEN.search(page.body)
-        assert token, "no CSRF token on the sign-up page"
-        fields = {
-            "csrfmiddlewaretoken": token.group(1),
-            "username": username,
-            "email": f"{username}@example.org",
-            "password1": PASSWORD,
-            "password2": PASSWORD,
-        }
-        self.request("POST", "/accounts/signup/", fields, expect=(302,))
-
-
-def game_path(answer: Answer) -> str:
-    path = urlsplit(answer.location).path
-    assert GAME_PATH.search(path), f"went to {answer.location!r}"
-    return path
 
 
 def refused_at(port: int) -> None:
@@ -330,3 +249,40 @@ def test_failed_sign_ins_are_counted_once_across_app_servers(cluster: Cluster) -
 
     assert all("Too many failed login attempts" not in body for body in answers[:5])
     assert "Too many failed login attempts" in answers[5]
+
+
+def test_a_move_on_one_app_server_reaches_a_stream_held_by_the_other(cluster: Cluster) -> None:
+    app1, app2 = cluster.app_ports["app1"], cluster.app_ports["app2"]
+    ana, ben = Browser([app1]), Browser([app2])
+    ana.sign_up("e2e_push_ana")
+    ben.sign_up("e2e_push_ben")
+    path = game_path(ana.request("POST", "/games/new/multi/", MULTI_GAME, expect=(302,)))
+    ben.request("POST", f"{path}join/", {}, expect=(302,))
+    page = ana.request("GET", path).body
+    stream_path, version = page_stream_path(page), page_version(page)
+    assert stream_path is not None and version is not None
+    # ana's tab listens on app1; ben plays on app2: only Redis carries the news across.
+    stream = EventStream(app1, stream_path, ana.cookies)
+    try:
+        assert stream.status == 200 and stream.content_type == "text/event-stream"
+        ben_page = ben.request("GET", path).body
+        fields = Landscape(rules.Variants()).next_turn(ben_page, 1)
+        ben.request("POST", f"{path}play/", {"round": "1", **fields}, htmx=True)
+        event = stream.next_after(version)
+    finally:
+        stream.close()
+
+    assert event.name == "game"
+    assert json.loads(event.data) == {"version": int(event.event_id or 0)}
+    # What the event sets off, the page's poll, shows that ben has played.
+    token = page_poll_token(page)
+    answer = ana.request("GET", f"{path}poll/?v={version}&s=active&draft=1&t={token}", htmx=True)
+    assert answer.status == 200 and "✓" in answer.body
+
+
+def test_a_computer_players_move_reaches_the_page_through_the_proxy(cluster: Cluster) -> None:
+    ana = Browser([cluster.port])
+    ana.sign_up("e2e_push_bot")
+    seen, shown = play_round_one_against_a_computer(ana, cluster.port)
+    # The stream told of the very change that the page now shows.
+    assert seen == shown

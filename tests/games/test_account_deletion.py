@@ -11,7 +11,7 @@ from accounts.models import User
 from accounts.services import user_delete
 from games import services
 from games.models import Game, Seat
-from tests.factories import UserFactory, play_turn, started_game
+from tests.factories import PASSWORD, UserFactory, play_turn, started_game
 
 pytestmark = pytest.mark.django_db
 
@@ -36,6 +36,7 @@ def test_deleting_an_account_resigns_leaves_and_cancels_its_games(
 ) -> None:
     games = _games_of(user)
     client.force_login(user)
+    client.post(reverse("account_reauthenticate"), {"password": PASSWORD})
     response = client.post(reverse("accounts:delete"), {"confirm_username": user.username})
     assert response.status_code == 302
     user.refresh_from_db()

@@ -10,10 +10,10 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from games import selectors
+from games import rebuild
 from games.boardview import position_words
 from games.models import Game
-from tests.factories import reference_turn_for
+from tests.factories import creator, reference_turn_for
 from tests.pages import HTMX, turn_fields
 
 Play = Callable[[Game, int], Game]
@@ -24,8 +24,8 @@ def detail(game: Game) -> str:
 
 
 def total_of(game: Game) -> int:
-    state = selectors.rules_game(game)
-    return state.boards[game.created_by.username].landscape.score().total
+    state = rebuild.rules_game(game)
+    return state.boards[creator(game).username].landscape.score().total
 
 
 def test_positions_are_said_in_words_from_the_top_left() -> None:
@@ -42,7 +42,7 @@ def test_the_landscape_is_a_grid_of_rows_with_slots_named_by_place_not_coordinat
     client: Client, solo_game: Game, play_rounds: Play
 ) -> None:
     game = play_rounds(solo_game, 3)
-    client.force_login(game.created_by)
+    client.force_login(creator(game))
     page = client.get(detail(game)).content.decode()
     grid = page[page.index('role="grid"') :]
     assert 'aria-label="Landscape of' in page
@@ -58,7 +58,7 @@ def test_zone_controls_are_named_by_what_they_do(
     client: Client, solo_game: Game, play_rounds: Play
 ) -> None:
     game = play_rounds(solo_game, 6)
-    client.force_login(game.created_by)
+    client.force_login(creator(game))
     first = client.get(detail(game)).content.decode()
     slot = re.search(r'data-slot="(-?\d+,-?\d+)"', first)
     assert slot
@@ -80,7 +80,7 @@ def test_a_commit_says_the_points_it_brought_and_the_new_total(
 ) -> None:
     game = play_rounds(solo_game, 5)
     before = total_of(game)
-    client.force_login(game.created_by)
+    client.force_login(creator(game))
     round_number, turn = reference_turn_for(game)
     response = client.post(
         reverse("games:play", kwargs={"pk": game.pk}), turn_fields(round_number, turn), **HTMX

@@ -9,6 +9,7 @@ import pytest
 from django.template import Context, Template
 from django.utils import translation
 
+from games.boardhtml import landscape_html, score_html
 from games.boardview import Draft, landscape_view, round_view
 from rules import Board, Card, Placement, PlaceWorker, Turn, Variants, Zone
 
@@ -31,7 +32,7 @@ def zones(html: str) -> list[tuple[str, str]]:
 
 
 def test_a_placed_card_with_a_worker_names_its_place_its_zones_and_the_worker() -> None:
-    html = landscape_view(WITH_A_FARMER).html(owner="Ada")
+    html = landscape_html(landscape_view(WITH_A_FARMER), owner="Ada")
 
     assert html.startswith(
         '<div class="landscape" style="--columns: 1" role="grid" aria-label="Landscape of Ada">'
@@ -50,7 +51,7 @@ def test_a_placed_card_with_a_worker_names_its_place_its_zones_and_the_worker() 
 
 
 def test_the_score_table_lists_the_worker_with_its_region_and_the_total() -> None:
-    html = landscape_view(WITH_A_FARMER).score_html()
+    html = score_html(landscape_view(WITH_A_FARMER))
 
     assert "<caption>Score: 1</caption>" in html
     row = re.search(r'<tr class="" tabindex="0" (.*?)</tr>', html, re.DOTALL)
@@ -58,14 +59,14 @@ def test_the_score_table_lists_the_worker_with_its_region_and_the_total() -> Non
     assert 'data-region="0,0" data-worker-zone="0,0" data-testid="worker-row"' in row.group(1)
     assert "<td>farmer on a field of 1 zone</td>" in row.group(1)
     assert '<td data-testid="score-total">1</td>' in html
-    assert "No workers yet." in landscape_view(Board()).score_html()
+    assert "No workers yet." in score_html(landscape_view(Board()))
 
 
 def test_a_draft_offers_its_zones_and_the_other_slots_as_links_to_the_board() -> None:
     board = Board().place(CARD, Placement((0, 0)))
     view = round_view(board, CARD, Variants(), Draft(card_at=(0, 1), round=2)).board
 
-    html = view.html(base_url="/games/7/", owner="Ada")
+    html = landscape_html(view, base_url="/games/7/", owner="Ada")
 
     assert '<div class="card card--draft" role="gridcell" data-card-at="0,1">' in html
     assert (
@@ -95,15 +96,15 @@ def test_a_player_name_cannot_break_out_of_the_grid_label() -> None:
 
 
 def test_the_grid_speaks_the_active_language_each_time() -> None:
-    english = landscape_view(WITH_A_FARMER).html(owner="Ada")
+    english = landscape_html(landscape_view(WITH_A_FARMER), owner="Ada")
     with translation.override("fr"):
         view = landscape_view(WITH_A_FARMER)
-        french = view.html(owner="Ada")
-        score = view.score_html()
+        french = landscape_html(view, owner="Ada")
+        score = score_html(view)
 
     # Words are cached per language: French after English, then English again.
     assert 'aria-label="Paysage de Ada"' in french
     assert "Carte, " in french and "Card, " not in french
     assert zones(french)[0] == ("0,0", "champ, cabane de pêcheur, 1 ouvrier")
     assert "<caption>Score : 1</caption>" in score
-    assert landscape_view(WITH_A_FARMER).html(owner="Ada") == english
+    assert landscape_html(landscape_view(WITH_A_FARMER), owner="Ada") == english

@@ -13,8 +13,8 @@ from django.urls import reverse
 
 import rules
 from accounts.models import User
-from games import selectors, services
-from games.models import Game, Move, Seat
+from games import rebuild, services
+from games.models import BotLevel, Game, Move, Seat
 from leaderboards.models import PlayerRating, PlayerResult
 from leaderboards.services import ratings_recompute
 from tests.factories import PASSWORD, UserFactory, play_turn
@@ -55,7 +55,7 @@ def test_a_game_full_of_bots_starts_and_the_bots_play_the_first_card_at_once(
         "Computer 2 (easy)": 1,
         "Computer 3 (strong)": 1,
     }
-    state = selectors.rules_game(game)
+    state = rebuild.rules_game(game)
     assert state.round == 1 and state.waiting_for() == [user.username]
 
 
@@ -96,7 +96,7 @@ def test_the_bot_sees_this_rounds_card_and_the_unseen_set_never_the_order(
     game = bot_game(user, committed, ["strong"])
     with committed():
         play_turn(game, user)
-    deck_numbers = {card.number for card in selectors.deck()}
+    deck_numbers = {card.number for card in rebuild.deck()}
     assert [number for number, _unseen in seen] == game.cards[:2]
     for index, (_number, unseen) in enumerate(seen):
         assert unseen == deck_numbers - set(game.cards[: index + 1])
@@ -203,7 +203,7 @@ def test_the_lobby_form_opens_a_game_with_bots(user: User, committed: Committed)
             },
         )
     game = Game.objects.get()
-    assert response.url == reverse("games:detail", kwargs={"pk": game.pk})
+    assert response["Location"] == reverse("games:detail", kwargs={"pk": game.pk})
     assert game.is_active
     assert list(game.seats.values_list("bot_level", flat=True)) == ["", "strong", "strong"]
 
@@ -229,3 +229,10 @@ def test_staff_see_bot_seats_analyses_and_pars_in_the_admin(
     assert "Computer 2 (strong)" in seats
     for model in ("gameanalysis", "dailypar"):
         assert client.get(reverse(f"admin:games_{model}_changelist")).status_code == 200
+
+
+def test_the_levels_a_game_seats_are_the_rules_levels_each_with_its_expected_score() -> None:
+    assert BotLevel.values == [str(level) for level in rules.BotLevel]
+    labels = dict(BotLevel.choices_with_scores())
+    assert labels["reference"] == "reference (scores about 37)"
+    assert labels["strong"].startswith("strong (scores about ")

@@ -63,7 +63,7 @@ def test_the_par_shows_after_ones_attempt_with_a_verdict(
     assert f'data-testid="par-best">{par.best_score}<' in page
     verdict = (
         "You beat the bot!"
-        if score > par.bot_score
+        if score > (par.bot_score or 0)
         else "You tied with the bot."
         if score == par.bot_score
         else "The bot did better this time."

@@ -5,14 +5,17 @@ from __future__ import annotations
 import io
 import json
 import zipfile
+from collections.abc import Callable
 
 import pytest
+from django.http import StreamingHttpResponse
 from django.test import Client
 from django.urls import reverse
 
 import rules
 from accounts.models import User
 from games import services
+from games.models import Game
 from tests.factories import UserFactory, play_turn, started_game
 
 pytestmark = pytest.mark.django_db
@@ -23,12 +26,12 @@ def _download(client: Client) -> zipfile.ZipFile:
     assert response.status_code == 200
     assert response["Content-Type"] == "application/zip"
     # Streamed as it is written, not built in memory first.
-    assert response.streaming
+    assert isinstance(response, StreamingHttpResponse)
     return zipfile.ZipFile(io.BytesIO(b"".join(response.streaming_content)))
 
 
 def test_the_zip_holds_the_profile_and_every_game_as_a_record(
-    client_logged_in: Client, user: User, play_rounds
+    client_logged_in: Client, user: User, play_rounds: Callable[[Game, int], Game]
 ) -> None:
     solo = play_rounds(services.game_create_solo(user=user, seed=5), 16)
     running = services.game_create_solo(user=user, seed=6)
@@ -44,8 +47,14 @@ def test_the_zip_holds_the_profile_and_every_game_as_a_record(
     profile = json.loads(archive.read("profile.json"))
     assert (profile["username"], profile["email"]) == (user.username, user.email)
     names = sorted(archive.namelist())
+    # social.json and chat.json: friends and chat messages (tests/social/).
     assert names == sorted(
-        ["profile.json", *(f"games/limes-game-{g.pk}.json" for g in (solo, running, duel))]
+        [
+            "profile.json",
+            "social.json",
+            "chat.json",
+            *(f"games/limes-game-{g.pk}.json" for g in (solo, running, duel)),
+        ]
     )
     records = {name: json.loads(archive.read(name)) for name in names if name.startswith("games/")}
     for record in records.values():

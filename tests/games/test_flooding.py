@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import pytest
 from django.test import Client
 from django.urls import reverse
@@ -11,10 +14,9 @@ from games import selectors, services
 from games.models import Game
 from games.services import game_create_daily
 from tests.factories import UserFactory
+from tests.pages import HTMX
 
 pytestmark = pytest.mark.django_db
-
-HTMX = {"HTTP_HX_REQUEST": "true"}
 
 
 def test_a_player_has_at_most_a_few_games_waiting_for_players(client: Client, user: User) -> None:
@@ -31,7 +33,7 @@ def test_a_player_has_at_most_a_few_games_waiting_for_players(client: Client, us
     assert "start or cancel one first" in response.content.decode()
     assert Game.objects.filter(created_by=user).count() == services.MAX_OPEN_GAMES
     # Once one is cancelled, another may be opened.
-    services.game_cancel(game=Game.objects.filter(created_by=user).first(), user=user)
+    services.game_cancel(game=Game.objects.filter(created_by=user).order_by("pk")[0], user=user)
     services.game_create_multi(user=user, seats_max=2, pace=Game.Pace.LIVE)
 
 
@@ -50,7 +52,7 @@ def test_a_player_has_at_most_ten_solo_games_in_play_besides_the_daily(
 
 
 def test_the_lobby_lists_a_page_of_games_and_its_poll_redraws_only_that_page(
-    client: Client, django_assert_max_num_queries
+    client: Client, django_assert_max_num_queries: Callable[..., Any]
 ) -> None:
     hosts = UserFactory.create_batch(12)
     for host in hosts:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from html.parser import HTMLParser
 from typing import Any
 
 import pytest
@@ -11,10 +12,10 @@ from django.urls import reverse
 
 import rules
 from accounts.models import User
-from games import selectors, services
+from games import rebuild, services
 from games.models import Game, GameAnalysis, SeatAnalysis
 from leaderboards.models import PlayerResult, SoloStanding
-from tests.factories import PASSWORD, UserFactory, play_turn, started_game
+from tests.factories import PASSWORD, UserFactory, creator, play_turn, started_game
 from tests.pages import HTMX
 
 pytestmark = pytest.mark.django_db
@@ -45,7 +46,7 @@ def test_a_hint_shows_the_strong_bots_turn_as_a_draft_that_commits(
     assert 'data-key="hint"' in page and 'aria-keyshortcuts="H"' in page
     response = client_logged_in.post(hint_url(solo_game), **HTMX)
     assert response.status_code == 200
-    pushed = response["HX-Push-Url"]
+    pushed = response["HX-Replace-Url"]
     assert pushed.startswith(detail(solo_game) + "?") and "at=" in pushed
     body = response.content.decode()
     assert "Commit: place card" in body and 'name="at"' in body
@@ -53,14 +54,14 @@ def test_a_hint_shows_the_strong_bots_turn_as_a_draft_that_commits(
     solo_game.refresh_from_db()
     assert solo_game.assisted
     # The player accepts the draft as it is: the hinted turn is the round committed.
-    state = selectors.rules_game(solo_game)
+    state = rebuild.rules_game(solo_game)
     query = pushed.split("?", 1)[1]
     fields = dict(pair.split("=") for pair in query.split("&"))
     fields = {k: v.replace("%2C", ",") for k, v in fields.items()}
     client_logged_in.post(
         reverse("games:play", kwargs={"pk": solo_game.pk}), {"round": 1, **fields}
     )
-    assert selectors.rules_game(solo_game).round == state.round + 1
+    assert rebuild.rules_game(solo_game).round == state.round + 1
     page = client_logged_in.get(detail(solo_game)).content.decode()
     assert 'data-testid="assisted"' in page
 
@@ -69,7 +70,7 @@ def test_without_htmx_a_hint_redirects_to_the_draft(
     client_logged_in: Client, solo_game: Game
 ) -> None:
     response = client_logged_in.post(hint_url(solo_game))
-    assert response.status_code == 302 and "at=" in response.url
+    assert response.status_code == 302 and "at=" in response["Location"]
 
 
 def test_an_assisted_game_stays_off_the_boards(
@@ -119,7 +120,7 @@ def test_a_hint_that_cannot_be_given_is_refused_and_changes_nothing(
 
 def test_a_hint_by_get_or_signed_out_is_refused(client: Client, solo_game: Game) -> None:
     assert client.post(hint_url(solo_game)).status_code == 302  # to the sign-in page
-    client.force_login(solo_game.created_by)
+    client.force_login(creator(solo_game))
     assert client.get(hint_url(solo_game)).status_code == 405
     solo_game.refresh_from_db()
     assert not solo_game.assisted
@@ -216,10 +217,10 @@ def test_the_replay_of_a_costly_round_draws_the_computers_choice(
 ) -> None:
     game = play_rounds(services.game_create_solo(user=user, seed=5), 16)
     moves = list(game.seats.get().moves.order_by("round"))
-    before = selectors.rules_game(game, moves=moves[:2])
+    before = rebuild.rules_game(game, moves=moves[:2])
     card = before.current_card
     assert card is not None
-    played = selectors.move_to_turn(moves[2])
+    played = rebuild.move_to_turn(moves[2])
     other = next(
         p
         for p in before.boards[user.username].legal_placements(before.variants)
@@ -234,7 +235,7 @@ def test_the_replay_of_a_costly_round_draws_the_computers_choice(
             "round": move.round,
             "played": 40.0,
             "best": 44.0 if move.round == 3 else 40.0,
-            "played_turn": rules.turn_to_json(selectors.move_to_turn(move)),
+            "played_turn": rules.turn_to_json(rebuild.move_to_turn(move)),
             "best_turn": rules.turn_to_json(better if move.round == 3 else played),
         }
         for move in moves
@@ -267,3 +268,54 @@ def test_the_keyboard_shortcuts_list_h_only_where_a_hint_is_offered(
     user.language = "de"
     user.save()
     assert "<kbd>H</kbd>" in shortcuts(solo_game) and "Tastenkürzel" in shortcuts(solo_game)
+
+
+class _Inherited(HTMLParser):
+    """The htmx attributes in force on the element with ``id`` (htmx inherits them)."""
+
+    VOID = frozenset({"area", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source"})
+
+    def __init__(self, id_: str) -> None:
+        super().__init__()
+        self.id = id_
+        self.stack: list[dict[str, str | None]] = []
+        self.found: dict[str, str | None] | None = None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in self.VOID:
+            return
+        own = dict(attrs)
+        merged = {**(self.stack[-1] if self.stack else {}), **own}
+        self.stack.append(merged)
+        if own.get("id") == self.id and self.found is None:
+            self.found = merged
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag not in self.VOID and self.stack:
+            self.stack.pop()
+
+
+def test_the_pending_analysis_refreshes_only_its_own_section(
+    user: User, client_logged_in: Client, play_rounds: Any
+) -> None:
+    # The final board, Play again and Replay stay on screen while the analysis comes in.
+    game = play_rounds(services.game_create_solo(user=user, seed=5), 3)
+    game.status, game.round = Game.Status.FINISHED, 17
+    game.save()
+    GameAnalysis.objects.create(game=game)
+    page = client_logged_in.get(detail(game)).content.decode()
+    parser = _Inherited("analysis")
+    parser.feed(page)
+    assert parser.found is not None
+    assert parser.found.get("hx-trigger") == "every 2s"
+    assert parser.found.get("hx-target") in ("this", "#analysis")
+    assert parser.found.get("hx-swap") == "outerHTML"
+    # The address stays the game's: the fragment's URL is not pushed into the history.
+    assert parser.found.get("hx-push-url") in (None, "false")
+    assert parser.found.get("hx-replace-url") in (None, "false")
+    # So does the comparison with everyone who played these cards, loaded beside it.
+    duplicate = _Inherited("duplicate")
+    duplicate.feed(page)
+    if duplicate.found is not None:
+        assert duplicate.found.get("hx-target") in ("this", "#duplicate")
+        assert duplicate.found.get("hx-replace-url") in (None, "false")

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 import pytest
 from django.utils import timezone
 
+from accounts.models import User
 from games import services
 from games.models import Game, Move, Seat
 from tests.factories import UserFactory, reference_turn_of, started_game
@@ -28,11 +29,11 @@ def run_together(race: Race, *actions: Callable[[], str]) -> list[str]:
     )
 
 
-def commit(game: Game, user) -> Callable[[], str]:
+def commit(game: Game, user: User) -> Callable[[], str]:
     round_number, turn = reference_turn_of(game, user)
 
     def action() -> str:
-        services.move_submit(game=game, user=user, round_number=round_number, turn=turn)
+        services.move_submit(game_id=game.pk, user=user, round_number=round_number, turn=turn)
         return "applied"
 
     return action
@@ -54,7 +55,7 @@ def test_two_players_joining_the_last_seat_at_once(race: Race) -> None:
     ana, ben, cy = UserFactory.create_batch(3)
     game = services.game_create_multi(user=ana, seats_max=2, pace=Game.Pace.LIVE)
 
-    def join(user) -> Callable[[], str]:
+    def join(user: User) -> Callable[[], str]:
         return lambda: (services.game_join(game=game, user=user), "joined")[1]
 
     outcomes = run_together(race, join(ben), join(cy))

@@ -17,7 +17,7 @@ from games import selectors, services
 from games.models import Game, Seat
 from tests.factories import UserFactory, reference_turn_of
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.sql_dialect]
 
 TRANSACTION_CONTROL = ("BEGIN", "COMMIT", "ROLLBACK", "SAVEPOINT", "RELEASE")
 
@@ -67,7 +67,7 @@ def test_the_menu_counts_games_waiting_and_unread_notifications(
         games.append(Game.objects.get(pk=game.pk))
     # Played in the game with Ana: it waits for her, not for the player.
     round_number, turn = reference_turn_of(games[0], user)
-    services.move_submit(game=games[0], user=user, round_number=round_number, turn=turn)
+    services.move_submit(game_id=games[0].pk, user=user, round_number=round_number, turn=turn)
     services.game_create_solo(user=user)  # a solo game waits for nobody
     Notification.objects.create(user=user, text="one")
     Notification.objects.create(user=user, text="two")

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import pytest
 from django.core.cache import cache
 
@@ -24,7 +27,7 @@ def test_each_game_has_its_own_key() -> None:
 
 
 def test_every_change_publishes_the_new_version(
-    pair: list[User], django_assert_num_queries
+    pair: list[User], django_assert_num_queries: Callable[..., Any]
 ) -> None:
     game = started_game(pair)
     play_turn(game, pair[0])

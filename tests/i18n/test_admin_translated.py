@@ -19,7 +19,7 @@ from tests.factories import (
     WeeklyBestFactory,
     moderators_group,
 )
-from tests.i18n.test_pages_translated import NAMES, SAME_WORDS, _Text, words
+from tests.i18n.words import NAMES, SAME_WORDS, Text, words
 
 pytestmark = pytest.mark.django_db
 
@@ -52,7 +52,7 @@ SAME_ADMIN_WORDS = {
 OUR_APPS = {"games", "leaderboards", "moderation", "accounts"}
 
 
-class _AdminText(_Text):
+class _AdminText(Text):
     """The admin page's text without the side menu and other projects' apps on the index,
     and without the rows' checkboxes (each names its object)."""
 

@@ -2,17 +2,15 @@
 
 To cover another page, add its name and address to ``PAGES`` (the ``site`` fixture holds
 a signed-in player with games of every kind); names of people and things go in ``NAMES``,
-words a language shares with English in ``SAME_WORDS``.
+words a language shares with English in ``SAME_WORDS`` (tests/i18n/words.py).
 """
 
 from __future__ import annotations
 
 import datetime
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
-from html.parser import HTMLParser
 
 import pytest
 from django.test import Client
@@ -23,38 +21,9 @@ from games import services
 from games.daily import today
 from games.models import DailyPar, Game
 from tests.factories import FinishedSoloFactory, UserFactory, play_turn, started_game
+from tests.i18n.words import NAMES, SAME_WORDS, words
 
 pytestmark = pytest.mark.django_db
-
-# Words that are the same in any language: names, the game's title, the language menu
-# (each language is named in itself), and abbreviations.
-NAMES = {
-    "jana",
-    "petr",
-    "limes",
-    "online",
-    "english",
-    "česky",
-    "deutsch",
-    "français",
-    "json",
-    "utc",
-    "zip",
-    "javascript",
-}
-# Players' own words, and English words Czech uses as they are.
-NAMES |= {"hraju", "hra", "čeká", "software"}
-# Words spelt as in English that are the right word in the language too (Czech keyboards
-# name their keys as English ones do).
-SAME_WORDS = {
-    "cs": {"reset", "shift", "enter", "home", "end", "data"},
-    "de": {"browser", "lobby", "live", "solo", "standard", "diagonal", "code", "minute", "per",
-           "name", "computer", "link", "see", "passkey", "passkeys"},
-    "fr": {"notifications", "point", "points", "profession", "score", "scores", "solo",
-           "total", "zone", "zones", "standard", "minute", "minutes", "invitation", "code",
-           "place", "excellent", "mode", "modes", "public", "page", "final", "menu", "record",
-           "dates", "sessions"},
-}  # fmt: skip
 
 
 @dataclass
@@ -150,38 +119,6 @@ ANONYMOUS_PAGES = {
     "password reset": reverse_lazy("account_reset_password"),
     "account closed": reverse_lazy("moderation:banned"),
 }
-
-
-class _Text(HTMLParser):
-    """What a reader sees or hears: text, titles, labels, placeholders; not scripts."""
-
-    SPOKEN = ("title", "aria-label", "placeholder", "alt")
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.parts: list[str] = []
-        self._hidden = 0
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag in ("script", "style"):
-            self._hidden += 1
-        self.parts.extend(value or "" for name, value in attrs if name in self.SPOKEN)
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag in ("script", "style"):
-            self._hidden -= 1
-
-    def handle_data(self, data: str) -> None:
-        if not self._hidden:
-            self.parts.append(data)
-
-
-def words(html: str) -> set[str]:
-    parser = _Text()
-    parser.feed(html)
-    # Format names (limes-game/1, limes-bot/1) are names in every language.
-    text = re.sub(r"\blimes-\w+/\d+", " ", " ".join(parser.parts))
-    return {word.lower() for word in re.findall(r"[^\W\d_]{3,}", text)}
 
 
 @pytest.mark.parametrize("page", PAGES)

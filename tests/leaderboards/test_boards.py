@@ -26,7 +26,7 @@ from tests.factories import (
 )
 from tests.pages import board_names, board_url
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.sql_dialect]
 
 RULESETS = list(Ruleset)
 

@@ -15,12 +15,14 @@ from accounts.models import User
 from games import services
 from games.daily import daily_seed, today
 from games.models import Game, SoloResult
-from tests.factories import FinishedSoloFactory, UserFactory
+from tests.factories import FinishedSoloFactory, UserFactory, seat_user
 
 if TYPE_CHECKING:
     from tests.conftest import Race
 
 DAY = datetime.date(2026, 3, 14)
+
+pytestmark = pytest.mark.sql_dialect
 
 
 def test_the_days_seed_is_fixed_by_date_and_secret_and_differs_between_days() -> None:
@@ -196,12 +198,12 @@ def test_future_days_and_bad_dates_are_not_found(client: Client) -> None:
 @pytest.mark.django_db
 def test_hidden_results_and_banned_players_are_off_the_days_board(client: Client) -> None:
     FinishedSoloFactory(game__daily=today(), score=50, solo_result__hidden=True)
-    banned = FinishedSoloFactory(game__daily=today(), score=49).user
+    banned = seat_user(FinishedSoloFactory(game__daily=today(), score=49))
     banned.banned_until = banned.date_joined + datetime.timedelta(days=3650)
     banned.save()
     shown = FinishedSoloFactory(game__daily=today(), score=30)
     rows = client.get(reverse("leaderboards:daily")).context["board"].rows
-    assert [row.username for row in rows] == [shown.user.username]
+    assert [row.username for row in rows] == [seat_user(shown).username]
 
 
 @pytest.mark.django_db

@@ -3,6 +3,7 @@ from __future__ import annotations
 import datetime
 import re
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 from django.test import Client
@@ -15,7 +16,7 @@ from games import services
 from games.models import Game
 from tests.factories import PlayerRatingFactory, UserFactory, finished_multi, solo_results
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.sql_dialect]
 
 
 def profile_url(user: User) -> str:
@@ -80,11 +81,14 @@ def test_the_score_chart_draws_each_game_over_the_tables_bands(client: Client, u
     assert "<title>52 · " in chart
     # The x axis is dated: the first and the last game's day at least.
     assert chart.count('class="date-tick"') >= 2
-    # Drawn by the server: the page's only scripts are the site's menu, htmx and translations.
+    # Drawn by the server: the page's only scripts are every page's (the site's menu, htmx,
+    # its server-push extension and hook, translations); none draws a chart.
     scripts = re.findall(r"<script[^>]*>", page)
     assert [re.search(r'src="([^"]+)"', tag).group(1) for tag in scripts] == [  # type: ignore[union-attr]
         "/static/js/site.js",
         "/static/vendor/htmx.min.js",
+        "/static/vendor/sse.min.js",
+        "/static/js/push.js",
         "/jsi18n/",
     ]
 
@@ -161,9 +165,9 @@ def test_other_signed_in_players_can_report_the_player(client: Client, user: Use
 
 
 def test_profile_queries_do_not_grow_with_the_number_of_games(
-    client: Client, user: User, django_assert_max_num_queries: Callable[..., object]
+    client: Client, user: User, django_assert_max_num_queries: Callable[..., Any]
 ) -> None:
     solo_results(user, [30 + i % 20 for i in range(40)])
     PlayerRatingFactory(user=user)
-    with django_assert_max_num_queries(12):  # type: ignore[operator]
+    with django_assert_max_num_queries(12):
         client.get(profile_url(user))

@@ -20,7 +20,7 @@ from accounts.models import User
 from games import services
 from games.models import Game, Seat
 from leaderboards.models import PlayerRating
-from tests.factories import UserFactory, play_turn, started_game
+from tests.factories import UserFactory, play_turn, seat_user, started_game
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
@@ -43,7 +43,7 @@ def _last_one_standing(players: list[User], *, rounds: int) -> Game:
 
 
 def _finish(game: Game) -> Callable[[], None]:
-    user = game.seats.get(position=1).user
+    user = seat_user(game.seats.get(position=1))
 
     def action() -> None:
         try:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 from django.core.management import call_command
@@ -16,10 +17,10 @@ from games import services as game_services
 from games.models import Game, SoloResult
 from leaderboards.models import PlayerResult, PlayerTotals, SoloStanding, WeeklyBest
 from leaderboards.services import player_stats_rebuild
-from tests.factories import solo_results
+from tests.factories import final_score, solo_results
 from tests.pages import board_names, board_url
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.sql_dialect]
 
 
 def test_a_finished_solo_game_reaches_the_boards_in_its_own_transaction(
@@ -43,7 +44,7 @@ def test_a_better_game_later_in_the_week_replaces_the_weekly_best(
 ) -> None:
     first = play_rounds(game_services.game_create_solo(user=user, seed=1), 16)
     second = play_rounds(game_services.game_create_solo(user=user, seed=2), 16)
-    scores = {g.pk: g.seats.get().score for g in (first, second)}
+    scores = {g.pk: final_score(g.seats.get()) for g in (first, second)}
     best = WeeklyBest.objects.get(user=user)
     assert best.score == max(scores.values())
     # Equal scores keep the earlier game.
@@ -97,12 +98,14 @@ def test_recording_a_result_costs_a_few_queries_whatever_the_history(
     assert len(ours) == 5, ours
 
 
-def _board_rows(user: User) -> tuple[object, ...]:
+def _board_rows(user: User) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     standing = SoloStanding.objects.filter(user=user).values(
         "ruleset", "games", "best_score", "best_game_id", "best_at", "recent_average", "recent_at"
     )
     totals = PlayerTotals.objects.filter(user=user).order_by("mode", "ruleset").values()
-    return list(standing), [{k: v for k, v in row.items() if k != "id"} for row in totals]
+    return [dict(row) for row in standing], [
+        {k: v for k, v in row.items() if k != "id"} for row in totals
+    ]
 
 
 def test_the_rows_a_finish_writes_equal_a_rebuild_of_them(

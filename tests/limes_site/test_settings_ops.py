@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.accounts.test_settings_modules import PROD_ENV, run_django
+from tests.fresh_django import PROD_ENV, run_django
 
 SENTRY_ACTIVE = "import sentry_sdk\nprint(sentry_sdk.get_client().is_active())"
 

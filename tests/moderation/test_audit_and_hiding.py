@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -12,8 +13,8 @@ from django.urls import reverse
 from accounts.models import User
 from games.models import Game, SoloResult
 from moderation import services
-from moderation.models import AuditEntry
-from tests.factories import ReportFactory, SeatFactory, SoloResultFactory, UserFactory
+from moderation.models import AuditEntry, Report
+from tests.factories import ReportFactory, SeatFactory, SoloResultFactory, UserFactory, seat_user
 
 pytestmark = pytest.mark.django_db
 
@@ -56,10 +57,12 @@ def test_hiding_a_multiplayer_game_rebuilds_every_players_rows(
     seat = SeatFactory(game__mode=Game.Mode.MULTI)
     other = SeatFactory(game=seat.game, user=UserFactory(), position=2)
     services.game_hide(moderator=moderator, game=seat.game, reason="Collusion")
-    assert sorted(stats_rebuilds) == sorted([seat.user_id, other.user_id])
+    assert sorted(stats_rebuilds) == sorted([seat_user(seat).pk, seat_user(other).pk])
     entry = AuditEntry.objects.get()
     assert entry.game == seat.game and entry.target is None
-    assert sorted(entry.details["players"]) == sorted([seat.user.username, other.user.username])
+    assert sorted(entry.details["players"]) == sorted(
+        [seat_user(seat).username, seat_user(other).username]
+    )
 
 
 def test_hiding_twice_or_without_a_reason_is_refused(moderator: User) -> None:
@@ -72,7 +75,7 @@ def test_hiding_twice_or_without_a_reason_is_refused(moderator: User) -> None:
     assert AuditEntry.objects.count() == 1
 
 
-ACTIONS = {
+ACTIONS: dict[AuditEntry.Action, Callable[[User, User, Report, SoloResult], object]] = {
     AuditEntry.Action.BAN: lambda m, p, r, s: services.user_ban(moderator=m, user=p, reason="w"),
     AuditEntry.Action.UNBAN: lambda m, p, r, s: (
         services.user_ban(moderator=m, user=p, reason="w"),
@@ -108,7 +111,9 @@ ACTIONS = {
 
 
 @pytest.mark.parametrize("action", list(ACTIONS))
-def test_every_action_writes_one_audit_row(moderator: User, player: User, action: str) -> None:
+def test_every_action_writes_one_audit_row(
+    moderator: User, player: User, action: AuditEntry.Action
+) -> None:
     report = ReportFactory(target=player)
     result = SoloResultFactory(game__created_by=player)
 

@@ -155,7 +155,7 @@ def test_a_new_ban_replaces_the_one_in_force(moderator: User, player: User) -> N
     services.user_ban(moderator=moderator, user=player, reason="Second, for good")
     player.refresh_from_db()
     assert player.ban_reason == "Second, for good"
-    assert player.banned_until.year == 9999
+    assert player.banned_until is not None and player.banned_until.year == 9999
     assert [ban.is_in_force for ban in Ban.objects.order_by("pk")] == [False, True]
 
 

@@ -13,7 +13,7 @@ from moderation import services
 from moderation.models import AuditEntry
 from tests.factories import UserFactory
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.sql_dialect]
 
 
 def sign_up(client: Client, username: str) -> str:

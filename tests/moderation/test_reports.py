@@ -72,7 +72,7 @@ def test_a_report_about_a_game_one_may_not_see_goes_back_to_the_profile(
     url = reverse("moderation:report", args=[player.username])
     response = client.post(url, {"category": "cheating", "text": TEXT, "game": game.pk})
     assert response.status_code == 302
-    assert response.url == reverse("accounts:profile", args=[player.username])
+    assert response["Location"] == reverse("accounts:profile", args=[player.username])
     assert client.get(reverse("games:detail", args=[game.pk])).status_code == 404
     assert Report.objects.get().game == game
 

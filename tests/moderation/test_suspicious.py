@@ -16,7 +16,7 @@ from moderation.selectors import ABOVE_REFERENCE, reference_score, suspicious_re
 from moderation.services import result_checks_fill
 from tests.factories import SoloResultFactory, UserFactory
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.sql_dialect]
 
 
 def history(user: User, scores: list[int]) -> list[SoloResult]:

@@ -20,8 +20,18 @@ from rules import (
     assess_turn,
     bot_turn,
     hindsight_best,
+    hint_turn,
     load_deck,
     reference_turn,
+)
+from rules.bot import ASSESSMENT, Search, _strong_choices, _strong_ranked
+from rules.evaluation import (
+    HandWeights,
+    LearnedWeights,
+    Outlook,
+    best_values,
+    load_weights,
+    value_turns,
 )
 from tests.rules.helpers import ALL_VARIANTS, random_game
 
@@ -107,6 +117,8 @@ def test_strong_scores_a_last_round_exactly() -> None:
     pick=st.integers(0, 10_000),
 )
 def test_assessment_is_consistent(seed: int, variants: Variants, rounds: int, pick: int) -> None:
+    # The assessment values every turn one-ply on the assessment's evaluation: the played
+    # turn's value, and the best turn's.
     board, card, unseen = position(seed, variants, rounds)
     turns = list(board.iter_turns(card, variants))
     played = turns[pick % len(turns)]
@@ -114,18 +126,15 @@ def test_assessment_is_consistent(seed: int, variants: Variants, rounds: int, pi
     assert assessment.played == played
     assert assessment.best_value >= assessment.played_value
     board.play(card, assessment.best, variants)
-    strong = bot_turn(board, card, unseen=unseen, variants=variants)
+    outlook = Outlook.of(unseen, 15 - rounds)
+    listed = {
+        turn: value
+        for value, turn in value_turns(board, card, variants, outlook, ASSESSMENT.evaluation)
+    }
+    assert assessment.played_value == listed[played]
+    assert assessment.best_value == listed[assessment.best] == max(listed.values())
     if assessment.best != played:
-        assert assessment.best == strong
-    # The strong player's own turn is assessed as its best.
-    own = assess_turn(board, card, strong, unseen=unseen, variants=variants)
-    assert (own.best, own.best_value) == (strong, own.played_value)
-    # The played turn may rank above the bot's own one on the next card's expectation (the
-    # bot re-ranks only its four best turns): then it is the best.
-    if assessment.best != played:
-        assert own.best_value == assessment.best_value
-    else:
-        assert own.best_value <= assessment.best_value
+        assert listed[played] < listed[assessment.best]
 
 
 def test_assessing_an_illegal_turn_raises() -> None:
@@ -182,10 +191,9 @@ def test_hindsight_of_a_partial_deal_and_bad_input() -> None:
 @pytest.mark.parametrize("variants", ALL_VARIANTS)
 def test_next_card_expectation_ranks_legal_turns(variants: Variants) -> None:
     # The two-ply search (small parameters here) stays legal and ordered.
-    from rules.bot import _strong_choices, _Weights
 
     board, card, unseen = position(21, variants, 6)
-    weights = _Weights(candidates=3, samples=2, per_placement=0)
+    weights = Search(candidates=3, samples=2, per_placement=0)
     choices = _strong_choices(board, card, variants, unseen, 5, weights)
     assert len(choices) == 3
     assert [v for v, _ in choices] == sorted((v for v, _ in choices), reverse=True)
@@ -197,11 +205,10 @@ def test_next_card_expectation_ranks_legal_turns(variants: Variants) -> None:
 def test_next_card_expectation_only_reranks_close_turns() -> None:
     # With a margin of 0 only turns tied with the best are ranked again; none tied, the
     # one-ply ranking (every legal turn) is the answer.
-    from rules.bot import _strong_choices, _strong_ranked, _Weights
 
     variants = Variants()
     board, card, unseen = position(21, variants, 6)
-    weights = _Weights(candidates=3, samples=2, margin=0.0, per_placement=0)
+    weights = Search(candidates=3, samples=2, margin=0.0, per_placement=0)
     ranked = _strong_ranked(board, card, variants, unseen, weights)
     choices = _strong_choices(board, card, variants, unseen, 5, weights)
     tied = sum(value == ranked[0][0] for value, _ in ranked[:3])
@@ -218,12 +225,13 @@ def test_the_best_reply_value_is_the_best_listed_turn(
     seed: int, variants: Variants, rounds: int
 ) -> None:
     # The two-ply values a reply without listing its turns; it must agree with the listing.
-    from rules.bot import _STRONG, _best_values, _evaluated, _Outlook
 
     board, card, unseen = position(seed, variants, rounds)
-    outlook = _Outlook.of(unseen, 15 - rounds)
-    listed = _evaluated(board, card, variants, outlook, _STRONG)
-    assert _best_values([board], card, variants, outlook, _STRONG) == [max(v for v, _ in listed)]
+    outlook = Outlook.of(unseen, 15 - rounds)
+    for evaluation in (HandWeights(), load_weights()):
+        listed = value_turns(board, card, variants, outlook, evaluation)
+        best = max(v for v, _ in listed)
+        assert best_values([board], card, variants, outlook, evaluation) == [best]
 
 
 @POSITIONS
@@ -237,7 +245,6 @@ def test_boards_sharing_a_landscape_value_their_replies_as_each_alone(
 ) -> None:
     # The two-ply values the replies of turns with one placement together, sharing the
     # landscape's work; each board's value must be the one it has alone.
-    from rules.bot import _STRONG, _best_values, _Outlook
 
     board, card, unseen = position(seed, variants, rounds)
     placement = board.legal_placements(variants)[seed % len(board.legal_placements(variants))]
@@ -248,19 +255,20 @@ def test_boards_sharing_a_landscape_value_their_replies_as_each_alone(
     ]
     assert len(afters) > 1  # doing nothing, and at least a worker placed on the card
     following = unseen[seed % len(unseen)]
-    outlook = _Outlook.of([c for c in unseen if c != following], 14 - rounds)
-    together = _best_values(afters, following, variants, outlook, _STRONG)
-    assert together == [_best_values([a], following, variants, outlook, _STRONG)[0] for a in afters]
+    outlook = Outlook.of([c for c in unseen if c != following], 14 - rounds)
+    for evaluation in (HandWeights(), load_weights()):
+        together = best_values(afters, following, variants, outlook, evaluation)
+        alone = [best_values([a], following, variants, outlook, evaluation)[0] for a in afters]
+        assert together == alone
 
 
 @pytest.mark.parametrize("variants", ALL_VARIANTS)
 def test_per_placement_ranks_the_best_turns_of_the_best_placements(variants: Variants) -> None:
     # ``per_placement``: ``candidates`` counts placements; the best turns of each are ranked
     # again by the two-ply, legal and best first.
-    from rules.bot import _strong_choices, _strong_ranked, _Weights
 
     board, card, unseen = position(21, variants, 6)
-    weights = _Weights(candidates=2, samples=2, per_placement=3)
+    weights = Search(candidates=2, samples=2, per_placement=3)
     ranked = _strong_ranked(board, card, variants, unseen, weights)
     best_two = list(dict.fromkeys(turn.placement for _, turn in ranked))[:2]
     expected = [turn for placement in best_two for _, turn in ranked if turn.placement == placement]
@@ -274,3 +282,35 @@ def test_per_placement_ranks_the_best_turns_of_the_best_placements(variants: Var
     assert [v for v, _ in choices] == sorted((v for v, _ in choices), reverse=True)
     for _, turn in choices:
         board.play(card, turn, variants)
+
+
+# -- the learned evaluation ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("variants", ALL_VARIANTS)
+def test_the_hand_evaluation_in_the_learned_shape_values_turns_alike(variants: Variants) -> None:
+    # Training starts from the hand-tuned evaluation written as learned coefficients.
+    board, card, unseen = position(17, variants, 7)
+    outlook = Outlook.of(unseen, 15 - 7)
+    hand = value_turns(board, card, variants, outlook, HandWeights())
+    learned = value_turns(board, card, variants, outlook, LearnedWeights.from_hand())
+    assert [turn for _, turn in hand] == [turn for _, turn in learned]
+    assert all(abs(a - b) < 1e-9 for (a, _), (b, _) in zip(hand, learned, strict=True))
+
+
+def test_learned_weights_round_trip_and_refuse_a_wrong_shape() -> None:
+    weights = load_weights()
+    assert LearnedWeights.from_json(weights.to_json()).stages == tuple(
+        tuple(round(x, 6) for x in row) for row in weights.stages
+    )
+    with pytest.raises(InvalidInputError, match="limes-evaluator/1"):
+        LearnedWeights.from_json({"format": "other"})
+    with pytest.raises(InvalidInputError, match="stages"):
+        LearnedWeights.from_json({"format": "limes-evaluator/1", "stages": [[1.0]]})
+
+
+def test_a_hint_is_the_assessments_best_turn() -> None:
+    board, card, unseen = position(23, Variants(), 9)
+    turn = hint_turn(board, card, unseen=unseen)
+    assessment = assess_turn(board, card, turn, unseen=unseen)
+    assert assessment.best == turn

@@ -7,7 +7,7 @@ from django.db import transaction
 
 import rules
 from accounts.models import User
-from games import selectors, services
+from games import rebuild, services
 from games.models import Game
 
 DEMO_USERNAME = "demo"
@@ -62,10 +62,10 @@ def _play_out(game: Game, players: list[User]) -> None:
     """The reference player plays every seat, through the same service as a person."""
     game.refresh_from_db()
     while not game.is_finished:
-        state = selectors.rules_game(game)
+        state = rebuild.rules_game(game)
         card = state.current_card
         assert card is not None
         for player in players:
             turn = rules.reference_turn(state.boards[player.username], card, state.variants)
-            services.move_submit(game=game, user=player, round_number=state.round, turn=turn)
+            services.move_submit(game_id=game.pk, user=player, round_number=state.round, turn=turn)
         game.refresh_from_db()

@@ -1,0 +1,65 @@
+"""Rate limits of the API: per address and per token, fixed windows in the shared cache.
+
+Counters live in the cache every app server shares in production (Redis), so a limit holds
+across processes; ``add`` then ``incr`` is atomic there. The client's address is found the
+way the rest of the site finds it (``games.throttle.client_address``, trusting
+``ALLAUTH_TRUSTED_PROXY_COUNT`` proxies).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from dataclasses import dataclass
+
+from django.core.cache import cache
+from django.http import HttpRequest
+
+from games.throttle import client_address
+
+WINDOW_SECONDS = 60
+# Requests a window: without a token, per address; with one, per token. No address may
+# pass ADDRESS_CEILING whatever tokens it sends (made-up tokens do not buy more).
+ANONYMOUS_PER_WINDOW = 60
+TOKEN_PER_WINDOW = 300
+ADDRESS_CEILING = 300
+
+
+@dataclass(frozen=True)
+class Verdict:
+    allowed: bool
+    retry_after: int  # seconds until the window ends, when refused
+
+
+def _bearer(request: HttpRequest) -> str | None:
+    scheme, _space, secret = request.headers.get("Authorization", "").partition(" ")
+    if scheme.lower() != "bearer" or not secret.strip():
+        return None
+    return secret.strip()
+
+
+def _count(key: str) -> int:
+    cache.add(key, 0, WINDOW_SECONDS * 2)
+    try:
+        return int(cache.incr(key))
+    except ValueError:  # the key expired between the two calls
+        cache.add(key, 1, WINDOW_SECONDS * 2)
+        return 1
+
+
+def api_request_admit(request: HttpRequest) -> Verdict:
+    """Count one API request; refused once its address or its token is past the limit."""
+    now = time.time()
+    window = int(now // WINDOW_SECONDS)
+    retry_after = max(1, WINDOW_SECONDS - int(now % WINDOW_SECONDS))
+    address = client_address(request)
+    secret = _bearer(request)
+    limits: list[tuple[str, int]] = [(f"api:rate:addr:{window}:{address}", ADDRESS_CEILING)]
+    if secret is None:
+        limits.append((f"api:rate:anon:{window}:{address}", ANONYMOUS_PER_WINDOW))
+    else:
+        # The key holds a hash: a token never lies in the cache as it was sent.
+        digest = hashlib.sha256(secret.encode("utf-8", "surrogatepass")).hexdigest()
+        limits.append((f"api:rate:token:{window}:{digest}", TOKEN_PER_WINDOW))
+    over = [_count(key) > limit for key, limit in limits]
+    return Verdict(not any(over), retry_after)

@@ -1,0 +1,290 @@
+"""Learn the evaluation of ``rules.evaluation.LearnedWeights`` by self-play (TD(lambda)).
+
+    python benchmarks/train_evaluator.py [--minutes 60] [--games 64] [--out PATH] [--log PATH]
+    python benchmarks/train_evaluator.py --plot [--logs PATH ...] [--svg PATH]
+
+The value of an afterstate (the board after a turn) is linear in a few features per scored
+region and per worker (``rules.evaluation.FEATURES``), with its own coefficients for each
+number of rounds left. Training starts from the hand-tuned evaluation in that shape and
+repeats *generations*: ``--games`` solo deals (fresh seeds from 1,000,000, never the
+benchmark's 0-999; standard half of them, each other variant a sixth) played one-ply on
+the current coefficients, a random turn among the best four on 5% of moves; every chosen
+afterstate gets the lambda-return ``G_t = (1 - lambda) * max_t+1 + lambda * G_t+1`` as its
+target (``max_t+1``: the value of the best turn with the next card; the last is the final
+score); then each stage's coefficients are refitted by ridge regression (pulled towards the
+current ones) on the last ``--window`` generations' afterstates. Pure Python, one process,
+deterministic for the same arguments; the weights are written after every generation, so a
+stopped run leaves its last ones. Every ``--eval-every`` generations the coefficients play
+96 held-out standard deals (seeds 5,000-5,095) one-ply, greedily: the training curve;
+``--out`` gets the coefficients that scored best there, ``*.last.json`` beside it the last.
+
+``--plot`` draws that curve from one or more logs as an SVG.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from rules import ROUNDS, Board, Variants, load_deck
+from rules.evaluation import (
+    FEATURES,
+    WEIGHTS_PATH,
+    LearnedWeights,
+    Outlook,
+    afterstate_features,
+    best_values,
+    value_turns,
+)
+
+HERE = Path(__file__).resolve().parent
+CYCLE = (
+    Variants(),
+    Variants(diagonal=True),
+    Variants(),
+    Variants(ferryman=True),
+    Variants(),
+    Variants(diagonal=True, ferryman=True),
+)
+HELD_OUT = range(5000, 5096)
+
+#: Per stage: (features, target) of the afterstates of a generation.
+Samples = list[list[tuple[list[float], float]]]
+
+
+def play(
+    weights: LearnedWeights,
+    variants: Variants,
+    seed: int,
+    epsilon: float,
+    width: int = 0,
+    nexts: int = 0,
+) -> tuple[int, Samples]:
+    """One deal played one-ply on ``weights``: its final score and, with ``width``, the
+    targets of the ``width`` best afterstates of each move (the expected value of the best
+    reply to ``nexts`` sampled next cards)."""
+    deck = load_deck()
+    numbers = deck.deal(random.Random(seed))
+    explore = random.Random(f"explore:{seed}")
+    board = Board()
+    samples: Samples = [[] for _ in range(ROUNDS)]
+    for k, number in enumerate(numbers):
+        card = deck.card(number)
+        unseen = [c for c in deck if c.number not in numbers[: k + 1]]
+        outlook = Outlook.of(unseen, ROUNDS - k - 1)
+        valued = value_turns(board, card, variants, outlook, weights)
+        order = sorted(range(len(valued)), key=lambda i: -valued[i][0])
+        pick = order[0]
+        if epsilon and explore.random() < epsilon:
+            pick = explore.choice(order[:4])
+        if width and outlook.rounds_left:
+            # The best turns and as many others at random: the fit must also hold where
+            # the one-ply's maximum looks, not only where the policy goes.
+            rest = order[width // 2 :]
+            others = explore.sample(rest, min(len(rest), width - width // 2))
+            shortlist = dict.fromkeys([pick, *order[: width // 2], *others])
+            afters = [board.play(card, valued[i][1], variants) for i in shortlist]
+            cards = explore.sample(unseen, min(nexts, len(unseen)))
+            sums = [0.0] * len(afters)
+            for following in cards:
+                later = Outlook.of([c for c in unseen if c != following], outlook.rounds_left - 1)
+                for j, after in enumerate(afters):
+                    sums[j] += best_values([after], following, variants, later, weights)[0]
+            for j, after in enumerate(afters):
+                features = afterstate_features(after, outlook)
+                samples[outlook.rounds_left].append((features, sums[j] / len(cards)))
+        board = board.play(card, valued[pick][1], variants)
+    return board.landscape.score().total, samples
+
+
+def refit(weights: LearnedWeights, history: list[Samples], ridge: float) -> LearnedWeights:
+    """Each stage's coefficients by ridge regression towards the current ones."""
+    stages = [weights.stages[0]]
+    for stage in range(1, ROUNDS):
+        rows = [row for samples in history for row in samples[stage]]
+        prior = list(weights.stages[stage])
+        if not rows:
+            stages.append(tuple(prior))
+            continue
+        # (X'X + ridge I) w = X'y + ridge prior, scaled by the number of rows.
+        n = len(rows)
+        a = [[0.0] * FEATURES for _ in range(FEATURES)]
+        b = [0.0] * FEATURES
+        for x, y in rows:
+            for i, xi in enumerate(x):
+                if xi:
+                    b[i] += xi * y / n
+                    ai = a[i]
+                    for j, xj in enumerate(x):
+                        if xj:
+                            ai[j] += xi * xj / n
+        for i in range(FEATURES):
+            a[i][i] += ridge
+            b[i] += ridge * prior[i]
+        stages.append(tuple(_solve(a, b)))
+    return LearnedWeights(tuple(stages))
+
+
+def _solve(a: list[list[float]], b: list[float]) -> list[float]:
+    # Gaussian elimination with partial pivoting; ``a`` is positive definite (ridge).
+    n = len(b)
+    m = [[*row, b[i]] for i, row in enumerate(a)]
+    for col in range(n):
+        pivot = max(range(col, n), key=lambda r: abs(m[r][col]))
+        m[col], m[pivot] = m[pivot], m[col]
+        for r in range(col + 1, n):
+            factor = m[r][col] / m[col][col]
+            if factor:
+                for c in range(col, n + 1):
+                    m[r][c] -= factor * m[col][c]
+    x = [0.0] * n
+    for r in range(n - 1, -1, -1):
+        x[r] = (m[r][n] - sum(m[r][c] * x[c] for c in range(r + 1, n))) / m[r][r]
+    return x
+
+
+def held_out(weights: LearnedWeights) -> float:
+    return statistics.fmean(play(weights, Variants(), seed, 0.0)[0] for seed in HELD_OUT)
+
+
+def write_weights(weights: LearnedWeights, path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_suffix(".tmp")
+    temporary.write_text(json.dumps(weights.to_json(), indent=1) + "\n", encoding="utf-8")
+    temporary.replace(path)
+
+
+def train(args: argparse.Namespace) -> None:
+    weights = LearnedWeights.from_hand()
+    if args.start:
+        weights = LearnedWeights.from_json(json.loads(Path(args.start).read_text()))
+    log = Path(args.log)
+    log.write_text("")
+    deadline = time.monotonic() + args.minutes * 60
+    history: list[Samples] = []
+    games = 0
+    generation = 0
+    cpu = time.process_time()
+
+    def record(entry: dict[str, object]) -> None:
+        entry |= {
+            "generation": generation,
+            "games": games,
+            "cpu_s": round(time.process_time() - cpu),
+        }
+        with log.open("a") as out:
+            out.write(json.dumps(entry) + "\n")
+        print(json.dumps(entry), flush=True)
+
+    best = held_out(weights)
+    record({"held_out": best})
+    while time.monotonic() < deadline and generation < args.generations:
+        generation += 1
+        finals: dict[str, list[int]] = {"standard": [], "all": []}
+        merged: Samples = [[] for _ in range(ROUNDS)]
+        for g in range(args.games):
+            seed = args.seed + games + g
+            variants = CYCLE[(games + g) % len(CYCLE)]
+            final, samples = play(weights, variants, seed, args.epsilon, args.width, args.nexts)
+            finals["all"].append(final)
+            if variants == Variants():
+                finals["standard"].append(final)
+            for stage in range(ROUNDS):
+                merged[stage] += samples[stage]
+        games += args.games
+        history = [*history, merged][-args.window :]
+        weights = refit(weights, history, args.ridge)
+        write_weights(weights, Path(args.out).with_suffix(".last.json"))
+        entry: dict[str, object] = {
+            "self_play_standard": round(statistics.fmean(finals["standard"]), 3),
+            "self_play_all": round(statistics.fmean(finals["all"]), 3),
+        }
+        if generation % args.eval_every == 0:
+            entry["held_out"] = score = held_out(weights)
+            if score > best:
+                best = score
+                write_weights(weights, Path(args.out))
+        record(entry)
+
+
+def plot(args: argparse.Namespace) -> None:
+    """The held-out mean against games of self-play, one line a log, as a small SVG."""
+    series = {}
+    for log in args.logs or [args.log]:
+        entries = [json.loads(line) for line in Path(log).read_text().splitlines() if line]
+        series[Path(log).stem] = [(e["games"], e["held_out"]) for e in entries if "held_out" in e]
+    points = [p for s in series.values() for p in s]
+    x_max = max(1, max(x for x, _ in points))
+    y_lo = min(y for _, y in points) // 1 - 1
+    y_hi = max(y for _, y in points) // 1 + 2
+    w, h, pad = 640, 360, 50
+
+    def at(x: float, y: float) -> str:
+        return (
+            f"{pad + (w - 2 * pad) * x / x_max:.1f},"
+            f"{h - pad - (h - 2 * pad) * (y - y_lo) / (y_hi - y_lo):.1f}"
+        )
+
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" '
+        'font-family="sans-serif" font-size="12">',
+        f'<rect width="{w}" height="{h}" fill="white"/>',
+        f'<text x="{w / 2}" y="20" text-anchor="middle">Learned evaluation: held-out mean '
+        "score (one-ply, 96 deals) against games of self-play</text>",
+        f'<line x1="{pad}" y1="{h - pad}" x2="{w - pad}" y2="{h - pad}" stroke="black"/>',
+        f'<line x1="{pad}" y1="{pad}" x2="{pad}" y2="{h - pad}" stroke="black"/>',
+        f'<text x="{w / 2}" y="{h - 12}" text-anchor="middle">games of self-play '
+        f"(0 to {x_max})</text>",
+    ]
+    for y in range(int(y_lo), int(y_hi) + 1):
+        x0, y0 = at(0, y).split(",")
+        parts.append(f'<text x="{pad - 6}" y="{y0}" text-anchor="end">{y}</text>')
+        parts.append(f'<line x1="{x0}" y1="{y0}" x2="{w - pad}" y2="{y0}" stroke="#ddd"/>')
+    colours = ("#c0392b", "#2471a3", "#7f8c8d", "#229954")
+    for row, (name, values) in enumerate(series.items()):
+        colour = colours[row % len(colours)]
+        if values:
+            path = " ".join(at(x, y) for x, y in values)
+            parts.append(f'<polyline points="{path}" fill="none" stroke="{colour}"/>')
+        parts.append(
+            f'<text x="{w - pad}" y="{pad + 14 * row}" fill="{colour}" '
+            f'text-anchor="end">{name}</text>'
+        )
+    parts.append("</svg>")
+    Path(args.svg).write_text("\n".join(parts) + "\n", encoding="utf-8")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--minutes", type=float, default=60.0)
+    parser.add_argument("--generations", type=int, default=10_000)
+    parser.add_argument("--games", type=int, default=24)
+    parser.add_argument("--seed", type=int, default=1_000_000)
+    parser.add_argument("--width", type=int, default=6)
+    parser.add_argument("--nexts", type=int, default=3)
+    parser.add_argument("--epsilon", type=float, default=0.05)
+    parser.add_argument("--window", type=int, default=8)
+    parser.add_argument("--ridge", type=float, default=30.0)
+    parser.add_argument("--eval-every", type=int, default=2)
+    parser.add_argument("--start", default="", help="weights JSON to start from")
+    parser.add_argument("--out", default=str(WEIGHTS_PATH))
+    parser.add_argument("--log", default=str(HERE / "training" / "train_evaluator.log"))
+    parser.add_argument("--plot", action="store_true")
+    parser.add_argument("--logs", nargs="*", default=[], help="logs to plot (default --log)")
+    parser.add_argument("--svg", default=str(HERE / "training_curve.svg"))
+    args = parser.parse_args()
+    if args.plot:
+        plot(args)
+    else:
+        train(args)
+
+
+if __name__ == "__main__":
+    main()

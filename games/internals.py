@@ -1,0 +1,209 @@
+"""Django's internals, fenced in: every use of the ORM's compiler, its row populators or
+its prefetch cache is here, and nowhere else.
+
+Some reads run on every page a player sees, and the ORM took longer to build their SQL
+than the database to answer it: here their SQL is compiled once per process, for a
+stand-in id (``RowsById``, ``CountsById``). A game a service has just read under its lock
+is handed its seats as a prefetch would hand them (``prefetch_filled``), and a raw
+statement embeds a queryset's SQL by named parameters (``sql_named``).
+
+Written against Django 5.2 (``WRITTEN_FOR``). On any other Django every helper takes its
+plain-ORM path (the same objects, for a query or a few more), and the system check
+``limes.E001`` stops ``manage.py`` until someone has read this module against the new
+version, run ``tests/games/test_internals.py`` and added it. ``LIMES_ORM_INTERNALS =
+False`` takes the plain path on purpose (and quiets the check).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any, Generic, TypeVar
+
+import django
+from django.conf import settings
+from django.core.checks import CheckMessage, Error, Tags, register
+from django.db import connections
+from django.db.models import Model, Prefetch, QuerySet, prefetch_related_objects
+from django.db.models.query import get_related_populators
+from django.db.models.sql.compiler import SQLCompiler
+
+#: The Django versions (major, minor) whose internals this module was read against.
+WRITTEN_FOR = frozenset({(5, 2)})
+
+#: A stand-in id for SQL compiled once; no row has a negative id.
+STAND_IN_ID = -271828
+_ID_SLOT = object()  # where the id goes among the parameters of SQL compiled once
+
+M = TypeVar("M", bound=Model)
+
+
+def in_use() -> bool:
+    """Whether the helpers here use Django's internals (else they take the plain ORM)."""
+    return django.VERSION[:2] in WRITTEN_FOR and _wanted()
+
+
+def _wanted() -> bool:
+    return bool(getattr(settings, "LIMES_ORM_INTERNALS", True))
+
+
+@register(Tags.compatibility)
+def check_django_version(app_configs: Any = None, **kwargs: Any) -> list[CheckMessage]:
+    """An error on a Django whose internals this module was not written for."""
+    if django.VERSION[:2] in WRITTEN_FOR or not _wanted():
+        return []
+    written = ", ".join(f"{major}.{minor}" for major, minor in sorted(WRITTEN_FOR))
+    return [
+        Error(
+            f"games/internals.py relies on Django's compiler and prefetch internals and was "
+            f"written for Django {written}, not {django.get_version()}.",
+            hint="Read games/internals.py against this Django, run "
+            "tests/games/test_internals.py, then add the version to WRITTEN_FOR; or set "
+            "LIMES_ORM_INTERNALS = False to read through the plain ORM.",
+            id="limes.E001",
+        )
+    ]
+
+
+def _id_slotted(sql_params: tuple[str, Sequence[Any]]) -> tuple[str, list[Any]]:
+    # SQL compiled for STAND_IN_ID, its parameters with a slot where the id goes. The
+    # stand-in must be the only number among them.
+    sql, params = sql_params
+    assert [p for p in params if not isinstance(p, str)] == [STAND_IN_ID], params
+    return sql, [_ID_SLOT if p == STAND_IN_ID else p for p in params]
+
+
+def _id_filled(params: Sequence[Any], pk: int) -> list[Any]:
+    return [pk if p is _ID_SLOT else p for p in params]
+
+
+@dataclass(frozen=True)
+class _RowsPlan(Generic[M]):
+    model: type[M]
+    sql: str
+    params: list[Any]
+    db: str
+    compiler: SQLCompiler
+    converters: dict[int, Any]
+    init_list: list[str]
+    start: int
+    end: int
+    populators: list[Any]
+
+
+class RowsById(Generic[M]):
+    """``list(query(pk))`` for any ``pk``, from SQL the ORM compiled once.
+
+    ``query(STAND_IN_ID)`` must have the id as its only number among its parameters. The
+    objects are built as Django's ``ModelIterable`` builds them, related objects of
+    ``select_related`` included.
+    """
+
+    def __init__(self, query: Callable[[int], QuerySet[M]]) -> None:
+        self._query = query
+
+    def __call__(self, pk: int) -> list[M]:
+        if not in_use():
+            return list(self._query(pk))
+        plan = self._plan
+        with connections[plan.db].cursor() as cursor:
+            cursor.execute(plan.sql, _id_filled(plan.params, pk))
+            rows = cursor.fetchall()
+        if plan.converters:
+            rows = list(plan.compiler.apply_converters(rows, plan.converters))
+        objects = []
+        for row in rows:
+            obj = plan.model.from_db(plan.db, plan.init_list, row[plan.start : plan.end])
+            for populator in plan.populators:
+                populator.populate(row, obj)
+            objects.append(obj)
+        return objects
+
+    @cached_property
+    def _plan(self) -> _RowsPlan[M]:
+        queryset = self._query(STAND_IN_ID)
+        compiler = queryset.query.get_compiler(using=queryset.db)
+        sql, params = _id_slotted(compiler.as_sql())
+        klass_info = compiler.klass_info
+        assert klass_info is not None
+        select = compiler.select
+        fields = klass_info["select_fields"]
+        start, end = fields[0], fields[-1] + 1
+        return _RowsPlan(
+            model=queryset.model,
+            sql=sql,
+            params=params,
+            db=queryset.db,
+            compiler=compiler,
+            converters=compiler.get_converters([s[0] for s in select[: compiler.col_count]]),
+            init_list=[s[0].target.attname for s in select[start:end]],
+            start=start,
+            end=end,
+            # Django 5.2's signature; the stubs already have 6.0's (with fetch_mode).
+            populators=get_related_populators(klass_info, select, queryset.db),  # type: ignore[call-arg]
+        )
+
+
+class CountsById:
+    """``tuple(q.count() for q in queries(pk))`` for any ``pk``, in one query compiled once.
+
+    Each of ``queries(STAND_IN_ID)`` must have the id as its only number among its
+    parameters.
+    """
+
+    def __init__(self, queries: Callable[[int], Sequence[QuerySet[Any]]]) -> None:
+        self._queries = queries
+
+    def __call__(self, pk: int) -> tuple[int, ...]:
+        if not in_use():
+            return tuple(queryset.count() for queryset in self._queries(pk))
+        db, sql, params = self._sql
+        with connections[db].cursor() as cursor:
+            cursor.execute(sql, _id_filled(params, pk))
+            row = cursor.fetchone()
+        assert row is not None
+        return tuple(row)
+
+    @cached_property
+    def _sql(self) -> tuple[str, str, list[Any]]:
+        querysets = self._queries(STAND_IN_ID)
+        parts: list[str] = []
+        params: list[Any] = []
+        for queryset in querysets:
+            sql, counted = _id_slotted(queryset.order_by().values("pk").query.sql_with_params())
+            parts.append(f"(SELECT COUNT(*) FROM ({sql}) AS counted)")
+            params += counted
+        return querysets[0].db, "SELECT " + ", ".join(parts), params
+
+
+def prefetch_filled(instance: Model, lookup: Prefetch[Any, Any, Any], objects: list[Any]) -> None:
+    """Give ``instance`` ``objects`` as what ``prefetch_related_objects([instance], lookup)``
+    would read, without reading them: rows a service has just read under its lock.
+
+    ``instance`` must not have ``lookup`` prefetched already.
+    """
+    if not in_use():
+        prefetch_related_objects([instance], lookup)
+        return
+    # Filled as prefetch_related fills it: Django has no public way to hand it rows.
+    name = lookup.prefetch_to
+    loaded = getattr(instance, name).all()
+    loaded._result_cache = list(objects)
+    loaded._prefetch_done = True
+    instance._prefetched_objects_cache = {name: loaded}  # type: ignore[attr-defined]
+
+
+def sql_named(queryset: QuerySet[Any], prefix: str) -> tuple[str, dict[str, Any]]:
+    """The SQL of ``queryset``, to embed in a raw statement, with its parameters named
+    ``<prefix>_0``, ``<prefix>_1``… (``%(name)s``). Only when ``in_use()``: a caller
+    otherwise takes its plain-ORM path."""
+    sql, params = queryset.query.sql_with_params()
+    names = iter(f"{prefix}_{i}" for i in range(len(params)))
+    # A literal percent sign is doubled in the compiled SQL; every "%s" is a parameter.
+    pieces = [piece.split("%s") for piece in sql.split("%%")]
+    named = "%%".join(
+        "".join(part if i == 0 else f"%({next(names)})s{part}" for i, part in enumerate(piece))
+        for piece in pieces
+    )
+    return named, {f"{prefix}_{i}": value for i, value in enumerate(params)}

@@ -1,0 +1,105 @@
+"""Server push, the sending side: tell every open stream of a channel that something changed.
+
+The one call is :func:`publish`, made inside the service that changed something::
+
+    push.publish(push.game_channel(game.pk), "game", {"version": game.version})
+
+It sends once the current transaction commits (at once outside one), so no stream hears of
+a change that is rolled back or that a reader could not see yet. Streams
+(``games.streams``) pass the event on to the browsers listening on that channel; a browser
+then fetches what changed through the same views, and the same permission checks, as a
+poll would. So an event carries no secret: only what tells a page that it is stale (a
+version, a deadline), never a card.
+
+Transport: Redis pub/sub when ``settings.PUSH_REDIS_URL`` is set (every app server of the
+cluster hears every event); else Unix datagram sockets in ``settings.PUSH_SOCKET_DIR``
+(every process of this machine: the web server and the task worker of ``scripts/serve``).
+Either way an event is sent at most once and may be lost (a restart, a full buffer): a
+stream that reconnects catches up from the current state, and pages still poll, slowly,
+while their stream is down.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import logging
+import socket
+from collections.abc import Mapping
+from pathlib import Path
+
+import redis
+from django.conf import settings
+from django.db import transaction
+
+logger = logging.getLogger(__name__)
+
+LOBBY = "lobby"
+"""The lobby's channel: a game opened, filled, started or called off."""
+
+CHAT = "chat"
+"""The event, on a game's channel, that its chat changed (a message written or hidden)."""
+
+SOCKET_SUFFIX = ".sock"
+
+Data = Mapping[str, object]
+
+
+def game_channel(game_id: int) -> str:
+    """The channel of one game: every change its pages must show (moves, seats, clock)."""
+    return f"game:{game_id}"
+
+
+def publish(channel: str, event: str, data: Data) -> None:
+    """Send ``event`` with ``data`` (JSON-able) to every stream on ``channel``, on commit."""
+    message = encode(channel, event, data)
+    transaction.on_commit(functools.partial(_send, message))
+
+
+def encode(channel: str, event: str, data: Data) -> bytes:
+    """One event as it travels between processes."""
+    return json.dumps({"channel": channel, "event": event, "data": data}).encode()
+
+
+def redis_channel() -> str:
+    """The Redis channel every event goes through (one per site sharing a Redis server)."""
+    return f"{settings.PUSH_PREFIX}limes:push"
+
+
+def _send(message: bytes) -> None:
+    # A lost event costs a page its quickness, never a player their move: a failure to
+    # send is logged, never raised into the request that committed.
+    try:
+        if settings.PUSH_REDIS_URL:
+            _redis(settings.PUSH_REDIS_URL).publish(redis_channel(), message)
+        else:
+            _send_local(Path(settings.PUSH_SOCKET_DIR), message)
+    except (OSError, redis.RedisError):
+        logger.warning("push: an event could not be sent", exc_info=True)
+
+
+@functools.cache
+def _redis(url: str) -> redis.Redis:
+    return redis.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2)
+
+
+@functools.cache
+def _sender() -> socket.socket:
+    sender = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    sender.setblocking(False)
+    return sender
+
+
+def _send_local(folder: Path, message: bytes) -> None:
+    """Send ``message`` to every listening process's socket in ``folder``."""
+    if not folder.is_dir():
+        return
+    for path in folder.glob(f"*{SOCKET_SUFFIX}"):
+        try:
+            _sender().sendto(message, str(path))
+        except ConnectionRefusedError:
+            # Nobody reads it: the process that bound it is gone.
+            path.unlink(missing_ok=True)
+        except (BlockingIOError, FileNotFoundError):
+            # A full buffer (a stalled process) or a socket just removed: that one misses it.
+            continue

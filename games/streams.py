@@ -1,0 +1,330 @@
+"""Server push, the receiving side: the server-sent event streams that pages listen to.
+
+One stream per tab (htmx's sse extension): a game's page listens to its game's channel, the
+lobby to the lobby's. An event only says that the page is stale; the page then asks the
+same poll view it asks every few seconds without push, which checks the permission and
+draws what changed. So a stream never carries a card, and a stream that is not there (a
+WSGI server, a dropped connection) costs only speed: the polls go on until it is back.
+
+Each process has one :class:`Hub` per event loop, the only listener to ``games.push``'s
+transport (one Redis subscription, or one Unix socket), which hands each event to the
+queues of the streams on its channel. An idle stream is one queue and one suspended
+generator: no thread, no database connection. The database is read only when a stream
+opens or must catch up, through ``sync_to_async``.
+
+A stream that (re)connects sends the current state at once unless the browser already
+has it (``Last-Event-ID``, else the page's ``v``): no change is lost across a reconnect.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import atexit
+import contextlib
+import datetime
+import json
+import logging
+import os
+import secrets
+import socket
+import weakref
+from collections import defaultdict
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import redis
+import redis.asyncio
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.core.handlers.asgi import ASGIRequest
+from django.db import connection
+from django.http import (
+    HttpRequest,
+    HttpResponse,
+    HttpResponseNotFound,
+    StreamingHttpResponse,
+)
+from django.http.response import HttpResponseBase
+from django.utils import timezone
+from django.utils.crypto import constant_time_compare
+from django.utils.dateparse import parse_datetime
+from django.utils.translation import gettext as _
+
+from games import push
+from games.decorators import poll
+from games.pollstate import PollState, poll_state
+from games.views import poll_token
+
+logger = logging.getLogger(__name__)
+
+KEEPALIVE_SECONDS = 15.0
+"""A comment line this often keeps proxies (HAProxy's 30 s timeouts) from closing a stream."""
+
+RETRY_MILLISECONDS = 1000
+"""How soon a browser reconnects a dropped stream."""
+
+DEADLINE_GRACE_SECONDS = 0.5
+"""A stream tells its page this long after the round's deadline, so its poll closes the round."""
+
+QUEUE_SIZE = 16
+"""Events a stream may fall behind by; past that it is told to catch up from the state."""
+
+READY_SECONDS = 2.0
+"""How long a new stream waits for its process to start listening (the first one only)."""
+
+REDIS_RETRY_SECONDS = 1.0
+
+
+@dataclass(frozen=True)
+class Message:
+    """One event as a stream receives it."""
+
+    event: str
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+RESYNC = Message("resync")
+"""Events may have been missed (a lost Redis connection, a full queue): read the state."""
+
+
+class Hub:
+    """This process's listener to ``games.push``, shared by the streams of one event loop."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self._queues: defaultdict[str, set[asyncio.Queue[Message]]] = defaultdict(set)
+        self._ready = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self._socket: socket.socket | None = None
+
+    def start(self) -> None:
+        """Listen to Redis, or to a socket of this process's own."""
+        if settings.PUSH_REDIS_URL:
+            self._task = self.loop.create_task(self._listen_redis(settings.PUSH_REDIS_URL))
+        else:
+            self._listen_local(Path(settings.PUSH_SOCKET_DIR))
+
+    @property
+    def streams(self) -> int:
+        """How many streams listen through this hub."""
+        return sum(len(queues) for queues in self._queues.values())
+
+    @contextlib.asynccontextmanager
+    async def subscribe(self, channel: str) -> AsyncIterator[asyncio.Queue[Message]]:
+        """A queue of the events on ``channel`` until the block ends."""
+        queue: asyncio.Queue[Message] = asyncio.Queue(maxsize=QUEUE_SIZE)
+        self._queues[channel].add(queue)
+        try:
+            # Listening before the stream reads the state: nothing falls between the two.
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._ready.wait(), READY_SECONDS)
+            yield queue
+        finally:
+            queues = self._queues.get(channel)
+            if queues is not None:
+                queues.discard(queue)
+                if not queues:
+                    del self._queues[channel]
+
+    def dispatch(self, raw: bytes) -> None:
+        """Hand one event from the transport to the streams of its channel."""
+        try:
+            decoded = json.loads(raw)
+            channel = str(decoded["channel"])
+            message = Message(str(decoded["event"]), dict(decoded["data"]))
+        except (ValueError, KeyError, TypeError):
+            logger.warning("push: an event could not be read: %r", raw[:200])
+            return
+        for queue in self._queues.get(channel, ()):
+            _offer(queue, message)
+
+    def resync(self) -> None:
+        """Tell every stream that it may have missed events."""
+        for queues in self._queues.values():
+            for queue in queues:
+                _offer(queue, RESYNC)
+
+    def _listen_local(self, folder: Path) -> None:
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        path = folder / f"{os.getpid()}-{secrets.token_hex(4)}{push.SOCKET_SUFFIX}"
+        listener = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        listener.bind(str(path))
+        listener.setblocking(False)
+        atexit.register(path.unlink, missing_ok=True)
+        self._socket = listener
+        self.loop.add_reader(listener.fileno(), self._read_local)
+        self._ready.set()
+
+    def _read_local(self) -> None:
+        assert self._socket is not None
+        while True:
+            try:
+                raw = self._socket.recv(65536)
+            except BlockingIOError:
+                return
+            self.dispatch(raw)
+
+    async def _listen_redis(self, url: str) -> None:
+        client = redis.asyncio.Redis.from_url(url, health_check_interval=30)
+        reconnecting = False
+        while True:
+            try:
+                async with client.pubsub() as pubsub:
+                    await pubsub.subscribe(push.redis_channel())
+                    self._ready.set()
+                    if reconnecting:
+                        self.resync()
+                    async for message in pubsub.listen():
+                        if message["type"] == "message":
+                            self.dispatch(message["data"])
+            except (redis.RedisError, OSError):
+                logger.warning("push: lost Redis, listening again", exc_info=True)
+            reconnecting = True
+            await asyncio.sleep(REDIS_RETRY_SECONDS)
+
+
+def _offer(queue: asyncio.Queue[Message], message: Message) -> None:
+    if queue.full():
+        # A stream this far behind catches up from the state instead.
+        while not queue.empty():
+            queue.get_nowait()
+        message = RESYNC
+    queue.put_nowait(message)
+
+
+_hubs: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Hub] = weakref.WeakKeyDictionary()
+
+
+def hub() -> Hub:
+    """The hub of the running event loop, started on first use."""
+    loop = asyncio.get_running_loop()
+    found = _hubs.get(loop)
+    if found is None:
+        found = _hubs[loop] = Hub(loop)
+        found.start()
+    return found
+
+
+def sse(event: str, data: str, event_id: str | None = None) -> str:
+    """One server-sent event, as the stream sends it."""
+    head = f"id: {event_id}\n" if event_id is not None else ""
+    return f"{head}event: {event}\ndata: {data}\n\n"
+
+
+def _game_event(version: int) -> str:
+    # The version is the event's id: a reconnecting browser sends it back (Last-Event-ID).
+    return sse("game", json.dumps({"version": version}), str(version))
+
+
+def _deadline(value: object) -> datetime.datetime | None:
+    return parse_datetime(value) if isinstance(value, str) else None
+
+
+def _wait(deadline: datetime.datetime | None) -> float:
+    # Until the next keep-alive, or until just past the round's deadline if that is sooner.
+    if deadline is None:
+        return KEEPALIVE_SECONDS
+    left = (deadline - timezone.now()).total_seconds() + DEADLINE_GRACE_SECONDS
+    return min(KEEPALIVE_SECONDS, max(0.0, left))
+
+
+def _state(game_id: int) -> PollState | None:
+    # Read in a thread of its own, long after its request's end: give the connection back
+    # (to the pool) at once, or each open stream would keep one.
+    try:
+        return poll_state(game_id)
+    finally:
+        if not connection.in_atomic_block:  # (a test's transaction is left alone)
+            connection.close()
+
+
+async def _next(queue: asyncio.Queue[Message], timeout: float) -> Message | None:
+    try:
+        return await asyncio.wait_for(queue.get(), timeout)
+    except TimeoutError:
+        return None
+
+
+async def game_events(game_id: int, known: str) -> AsyncIterator[str]:
+    """The events of one game's page, whose browser has seen version ``known``."""
+    async with hub().subscribe(push.game_channel(game_id)) as queue:
+        state: PollState | None = await sync_to_async(_state)(game_id)
+        yield f"retry: {RETRY_MILLISECONDS}\n\n"
+        if state is None:
+            return
+        version, deadline = state
+        if str(version) != known:
+            yield _game_event(version)
+        while True:
+            message = await _next(queue, _wait(deadline))
+            if message is None:
+                if deadline is not None and deadline <= timezone.now():
+                    # The round's time is up: the page's poll closes it for everyone.
+                    deadline = None
+                    yield _game_event(version)
+                else:
+                    yield ": keep-alive\n\n"
+                continue
+            if message.event == push.CHAT:
+                # The chat changed: the panel asks for what is new (social.views), as its
+                # poll would; the round's clock and the board are untouched.
+                yield sse(push.CHAT, "{}")
+                continue
+            if message is RESYNC:
+                state = await sync_to_async(_state)(game_id)
+                if state is None:
+                    return
+                version, deadline = state
+            else:
+                version = int(message.data.get("version", version))
+                deadline = _deadline(message.data.get("deadline"))
+            yield _game_event(version)
+
+
+async def lobby_events() -> AsyncIterator[str]:
+    """The events of the lobby's page: its list of open games may have changed."""
+    async with hub().subscribe(push.LOBBY) as queue:
+        yield f"retry: {RETRY_MILLISECONDS}\n\n"
+        # A page opened or reconnected may have missed a change: it asks once.
+        yield sse("lobby", "{}")
+        while True:
+            message = await _next(queue, KEEPALIVE_SECONDS)
+            yield ": keep-alive\n\n" if message is None else sse("lobby", "{}")
+
+
+def _stream(events: AsyncIterator[str]) -> StreamingHttpResponse:
+    response = StreamingHttpResponse(events, content_type="text/event-stream")
+    response["Cache-Control"] = "no-cache, no-store"
+    # No proxy may hold events back to fill a buffer.
+    response["X-Accel-Buffering"] = "no"
+    return response
+
+
+def _pushes(request: HttpRequest) -> bool:
+    # Under WSGI a stream would hold a whole worker for as long as the tab is open: there
+    # the page is told (204: the browser stops trying) to go on polling.
+    return isinstance(request, ASGIRequest)
+
+
+@poll
+async def game_stream(request: HttpRequest, pk: int) -> HttpResponseBase:
+    """The game's events, for a page drawn for this session (its poll token ``t``)."""
+    session = request.COOKIES.get(settings.SESSION_COOKIE_NAME, "")
+    if not constant_time_compare(request.GET.get("t", ""), poll_token(pk, session)):
+        # As the poll: without a page drawn for this session, the game is missing. A bare
+        # answer (a browser's EventSource shows no page): no session, menu or query.
+        return HttpResponseNotFound(_("No such game."), content_type="text/plain")
+    if not _pushes(request):
+        return HttpResponse(status=204)
+    known = request.headers.get("Last-Event-ID") or request.GET.get("v", "")
+    return _stream(game_events(pk, known[:20]))
+
+
+@poll
+async def lobby_stream(request: HttpRequest) -> HttpResponseBase:
+    """The lobby's events: a game opened, filled, started or was called off."""
+    if not _pushes(request):
+        return HttpResponse(status=204)
+    return _stream(lobby_events())

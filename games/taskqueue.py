@@ -1,0 +1,131 @@
+"""The task queue's safety and fairness, around django-tasks' database backend.
+
+- **No stuck work.** django-tasks-db marks a claimed task "running" and nothing looks at it
+  again: a worker killed mid-task (kill -9, out of memory, a lost machine) would leave it so
+  for ever. Each worker started by ``manage.py task_worker`` writes a beat (``TaskWorker``)
+  every few seconds, and puts back in the queue the running tasks whose worker's beat is
+  older than the lease. A task's writes are one transaction that dies with its worker, and
+  every task is safe to run twice (it finds its work done), so the work is done once.
+- **Fair order.** A person waiting for the computers' turn comes before any analysis, and
+  one player's flood of games waits behind everyone else's: each new task of a player's
+  games is queued one priority step below the tasks of theirs already waiting.
+"""
+
+from __future__ import annotations
+
+import datetime
+import logging
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+from django_tasks.base import TaskResultStatus
+from django_tasks_db.models import DBTaskResult
+
+from games import tasks
+from games.models import Game, TaskWorker
+
+logger = logging.getLogger(__name__)
+
+# Runs of a task whose workers all died with it: past this, it is a task that kills its
+# worker (memory, a crash), and it fails instead of taking the next worker down too.
+MAX_ATTEMPTS = 3
+# Computers' turns: a person is waiting for them. Analyses and the par: nobody waits.
+BOTS_PRIORITY = 50
+ANALYSIS_PRIORITY = 0
+# The lowest a player's backlog pushes their tasks (django-tasks allows -100 to 100).
+LOWEST_STEP = 40
+
+
+def lease() -> datetime.timedelta:
+    """How long a worker may go without a beat before its running tasks are taken back."""
+    return datetime.timedelta(seconds=settings.LIMES_TASK_LEASE_SECONDS)
+
+
+def beat_seconds() -> float:
+    """How often a worker beats: several beats to a lease, so one late beat is no death."""
+    return float(settings.LIMES_TASK_LEASE_SECONDS) / 4
+
+
+def worker_beat(*, worker_id: str) -> None:
+    """Record that ``worker_id`` is alive now."""
+    TaskWorker.objects.update_or_create(worker_id=worker_id, defaults={"beat_at": timezone.now()})
+
+
+def worker_gone(*, worker_id: str) -> None:
+    """Forget a worker that stopped on its own (its tasks are finished)."""
+    TaskWorker.objects.filter(worker_id=worker_id).delete()
+
+
+@transaction.atomic
+def tasks_reclaim(*, now: datetime.datetime | None = None) -> int:
+    """Put back in the queue the running tasks of workers that stopped beating.
+
+    A task claimed less than a lease ago is left alone (its worker may not have beaten
+    yet), as is one whose worker beats. One that has already taken ``MAX_ATTEMPTS``
+    workers down with it is marked failed. Returns how many tasks were taken back or failed.
+    """
+    now = now or timezone.now()
+    cutoff = now - lease()
+    alive = set(TaskWorker.objects.filter(beat_at__gte=cutoff).values_list("worker_id", flat=True))
+    stale = DBTaskResult.objects.filter(
+        Q(started_at__lt=cutoff) | Q(started_at__isnull=True),
+        status=TaskResultStatus.RUNNING,
+    )
+    # Another worker reaping at the same moment skips the rows this one holds.
+    orphans = [
+        result
+        for result in stale.select_for_update(skip_locked=True)
+        if not result.worker_ids or result.worker_ids[-1] not in alive
+    ]
+    for result in orphans:
+        if len(result.worker_ids) >= MAX_ATTEMPTS:
+            result.status = TaskResultStatus.FAILED
+            result.finished_at = now
+            result.exception_class_path = "games.taskqueue.WorkerLost"
+            result.traceback = f"Its worker stopped beating {len(result.worker_ids)} times."
+            result.save(
+                update_fields=["status", "finished_at", "exception_class_path", "traceback"]
+            )
+            logger.error("task %s failed: %s", result.pk, result.traceback)
+        else:
+            result.status = TaskResultStatus.READY
+            result.started_at = None
+            result.save(update_fields=["status", "started_at"])
+            logger.warning("task %s taken back from worker %s", result.pk, result.worker_ids[-1:])
+    return len(orphans)
+
+
+def _fair_priority(task_path: str, base: int, game_ids: list[int]) -> int:
+    # One step down for each task of these games already waiting: a player with forty
+    # games queued gets their forty-first after everyone else's first.
+    waiting = DBTaskResult.objects.filter(
+        status=TaskResultStatus.READY,
+        task_path=task_path,
+        args_kwargs__args__0__in=game_ids,
+    ).count()
+    return base - min(waiting, LOWEST_STEP)
+
+
+def _player_games(game_id: int) -> list[int]:
+    creator = Game.objects.filter(pk=game_id).values_list("created_by_id", flat=True).first()
+    if creator is None:
+        return [game_id]
+    ids = Game.objects.filter(created_by_id=creator, status=Game.Status.ACTIVE)
+    return [game_id, *ids.values_list("pk", flat=True)]
+
+
+def bots_play_enqueue(game_id: int, round_number: int) -> None:
+    """Queue the computers' turns of a round, behind the other tasks of the same player."""
+    priority = _fair_priority(tasks.bots_play.module_path, BOTS_PRIORITY, _player_games(game_id))
+    tasks.bots_play.using(priority=priority).enqueue(game_id, round_number)
+
+
+def game_analyse_enqueue(game_id: int) -> None:
+    """Queue a finished game's analysis, behind the computers' turns and the player's backlog."""
+    creator = Game.objects.filter(pk=game_id).values_list("created_by_id", flat=True).first()
+    finished = Game.objects.filter(created_by_id=creator, status=Game.Status.FINISHED)
+    recent = list(finished.order_by("-finished_at").values_list("pk", flat=True)[:LOWEST_STEP])
+    priority = _fair_priority(tasks.game_analyse.module_path, ANALYSIS_PRIORITY, [game_id, *recent])
+    tasks.game_analyse.using(priority=priority).enqueue(game_id)

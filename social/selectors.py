@@ -1,0 +1,291 @@
+"""Reads for friends, challenges and chat: who is whose friend, who may read a game's chat."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from django.contrib.auth.models import AnonymousUser
+from django.core.cache import cache
+from django.db.models import Count, Max, Q, QuerySet
+from django.utils import timezone
+
+from accounts.models import User
+from games.models import Game, Seat
+from games.policy import can_watch
+from social.models import (
+    EMAIL_BY_DEFAULT,
+    Block,
+    Challenge,
+    ChatMessage,
+    ChatMute,
+    EmailPreference,
+    Follow,
+    FriendRequest,
+    NotificationKind,
+)
+
+#: Messages a chat panel shows: the newest ones.
+CHAT_SHOWN = 50
+#: How long a poll's version of a chat may be kept; a change deletes it at once.
+CHAT_VERSION_SECONDS = 30
+#: A seated player whose chat panel has not asked for news this long is away.
+PRESENCE_SECONDS = 60
+#: Friends' games on the friends page.
+FRIENDS_GAMES_SHOWN = 10
+
+#: Games whose chat is closed although they have several players (the apps that make
+#: such games, e.g. tournaments' asynchronous deals, append a predicate in their ready()).
+chat_closed_checks: list[Callable[[Game], bool]] = []
+
+
+# Friends, follows and blocks
+
+
+def friends_of(user: User) -> QuerySet[User]:
+    """The players whose friend request ``user`` accepted, or who accepted theirs."""
+    accepted = FriendRequest.objects.filter(accepted_at__isnull=False)
+    return (
+        User.objects.filter(
+            Q(pk__in=accepted.filter(sender=user).values("recipient"))
+            | Q(pk__in=accepted.filter(recipient=user).values("sender"))
+        )
+        .filter(deleted_at__isnull=True)
+        .order_by("username")
+    )
+
+
+def followed_by(user: User) -> QuerySet[User]:
+    """The players ``user`` follows."""
+    return User.objects.filter(followers__follower=user, deleted_at__isnull=True).order_by(
+        "username"
+    )
+
+
+def blocked_by(user: User) -> QuerySet[User]:
+    """The players ``user`` blocked."""
+    return User.objects.filter(blocked_by__blocker=user).order_by("username")
+
+
+def has_blocked(blocker: User, blocked: User) -> bool:
+    return Block.objects.filter(blocker=blocker, blocked=blocked).exists()
+
+
+def are_friends(first: User, second: User) -> bool:
+    return FriendRequest.objects.filter(
+        Q(sender=first, recipient=second) | Q(sender=second, recipient=first),
+        accepted_at__isnull=False,
+    ).exists()
+
+
+@dataclass(frozen=True)
+class Relation:
+    """What a player's profile offers the viewer: follow, befriend, block, challenge."""
+
+    following: bool
+    friends: bool
+    request_sent: bool
+    request_received: bool
+    blocked: bool
+
+
+def relation(viewer: User, other: User) -> Relation:
+    """How ``viewer`` stands to ``other`` (whether ``other`` blocked them is never said)."""
+    requests = {
+        (r.sender_id, r.accepted_at is not None)
+        for r in FriendRequest.objects.filter(
+            Q(sender=viewer, recipient=other) | Q(sender=other, recipient=viewer)
+        )
+    }
+    friends = any(accepted for _sender, accepted in requests)
+    return Relation(
+        following=Follow.objects.filter(follower=viewer, followed=other).exists(),
+        friends=friends,
+        request_sent=not friends and (viewer.pk, False) in requests,
+        request_received=not friends and (other.pk, False) in requests,
+        blocked=has_blocked(viewer, other),
+    )
+
+
+def requests_received(user: User) -> QuerySet[FriendRequest]:
+    """Friend requests waiting for ``user``'s answer, from players they have not blocked."""
+    return (
+        FriendRequest.objects.filter(recipient=user, accepted_at__isnull=True)
+        .exclude(sender__in=Block.objects.filter(blocker=user).values("blocked"))
+        .filter(sender__deleted_at__isnull=True)
+        .select_related("sender")
+        .order_by("-created_at")
+    )
+
+
+def requests_sent(user: User) -> QuerySet[FriendRequest]:
+    return (
+        FriendRequest.objects.filter(sender=user, accepted_at__isnull=True)
+        .select_related("recipient")
+        .order_by("-created_at")
+    )
+
+
+# Challenges
+
+
+def challenges_received(user: User) -> QuerySet[Challenge]:
+    """Challenges ``user`` may still accept, from players they have not blocked."""
+    return (
+        Challenge.objects.filter(
+            challenged=user, status=Challenge.Status.PENDING, expires_at__gt=timezone.now()
+        )
+        .exclude(challenger__in=Block.objects.filter(blocker=user).values("blocked"))
+        .select_related("challenger")
+    )
+
+
+def challenges_sent(user: User) -> QuerySet[Challenge]:
+    return Challenge.objects.filter(
+        challenger=user, status=Challenge.Status.PENDING, expires_at__gt=timezone.now()
+    ).select_related("challenged")
+
+
+# Friends' games
+
+
+def _circle(user: User) -> QuerySet[User]:
+    return User.objects.filter(
+        Q(pk__in=friends_of(user).values("pk")) | Q(pk__in=followed_by(user).values("pk"))
+    )
+
+
+@dataclass(frozen=True)
+class FriendsGame:
+    game: Game
+    friends: list[User]
+
+
+def _friends_games(user: User, games: QuerySet[Game]) -> list[FriendsGame]:
+    circle = set(_circle(user).values_list("pk", flat=True))
+    found: list[FriendsGame] = []
+    for game in games.filter(seats__user__in=circle).distinct().prefetch_related("seats__user"):
+        seats = list(game.seats.all())
+        own = next((s for s in seats if s.user_id == user.pk), None)
+        if not can_watch(game, user, own):
+            continue
+        found.append(FriendsGame(game, [s.user for s in seats if s.user and s.user.pk in circle]))
+        if len(found) == FRIENDS_GAMES_SHOWN:
+            break
+    return found
+
+
+def friends_playing(user: User) -> list[FriendsGame]:
+    """Multiplayer games in play with a friend or a followed player that ``user`` may watch."""
+    games = Game.objects.filter(mode=Game.Mode.MULTI, status=Game.Status.ACTIVE).order_by(
+        "-updated_at"
+    )
+    return _friends_games(user, games)
+
+
+def friends_recent_games(user: User) -> list[FriendsGame]:
+    """The newest finished games of friends and followed players that ``user`` may see."""
+    games = Game.objects.filter(status=Game.Status.FINISHED, hidden=False).order_by("-finished_at")
+    return _friends_games(user, games)
+
+
+# Chat
+
+
+def chat_open(game: Game) -> bool:
+    """Whether the game has a chat at all: multiplayer games, never a daily challenge nor a
+    sealed game (a tournament's deal: its players must not talk while it runs)."""
+    if game.mode != Game.Mode.MULTI or game.daily is not None or game.sealed_until is not None:
+        return False
+    if game.status == Game.Status.CANCELLED:
+        return False
+    return not any(closed(game) for closed in chat_closed_checks)
+
+
+def can_read_chat(game: Game, user: User | AnonymousUser, seat: Seat | None) -> bool:
+    """Whether ``user`` may read the game's chat: a signed-in player who may watch it.
+
+    Spectators read the players' chat but cannot write in it (see ``can_post_chat``): the
+    table is as public as the game, while a spectator's word could coach a player in the
+    middle of a round, and a second channel would be a second thing to moderate.
+    """
+    return user.is_authenticated and chat_open(game) and can_watch(game, user, seat)
+
+
+def can_post_chat(game: Game, user: User | AnonymousUser, seat: Seat | None) -> bool:
+    """Whether the chat offers ``user`` to write, a mute aside: a seated player, not banned.
+
+    (The panel reads the mute once, to say until when; ``services.chat_post`` checks all.)
+    """
+    if not isinstance(user, User) or seat is None or seat.user_id != user.pk:
+        return False
+    return chat_open(game) and not user.is_banned
+
+
+def chat_messages(game: Game, viewer: User) -> list[ChatMessage]:
+    """The newest messages of the chat, oldest first, without those a moderator hid and
+    without those of players ``viewer`` blocked."""
+    messages = (
+        ChatMessage.objects.filter(game=game, hidden=False)
+        .exclude(author__in=Block.objects.filter(blocker=viewer).values("blocked"))
+        .select_related("author")
+        .order_by("-pk")[:CHAT_SHOWN]
+    )
+    return list(reversed(messages))
+
+
+def chat_version_key(game_id: int) -> str:
+    return f"social:chat:{game_id}"
+
+
+def chat_version(game_id: int) -> str:
+    """A token that changes whenever a message of the game's chat is written or hidden.
+
+    From the shared cache when it has it: a poll that finds nothing new costs no query.
+    """
+    key = chat_version_key(game_id)
+    cached = cache.get(key)
+    if cached is not None:
+        return str(cached)
+    row = ChatMessage.objects.filter(game_id=game_id).aggregate(
+        last=Max("pk"), hidden=Count("pk", filter=Q(hidden=True))
+    )
+    version = f"{row['last'] or 0}.{row['hidden']}"
+    cache.add(key, version, CHAT_VERSION_SECONDS)
+    return version
+
+
+def presence_key(game_id: int, user_id: int) -> str:
+    return f"social:here:{game_id}:{user_id}"
+
+
+def is_present(game_id: int, user_id: int) -> bool:
+    """Whether the player's chat panel of this game asked for news in the last minute."""
+    return cache.get(presence_key(game_id, user_id)) is not None
+
+
+def chat_mute_in_force(user: User) -> ChatMute | None:
+    return (
+        ChatMute.objects.filter(user=user, lifted_at__isnull=True, ends__gt=timezone.now())
+        .order_by("-ends")
+        .first()
+    )
+
+
+# Notifications by e-mail
+
+
+def email_wanted(user: User, kind: NotificationKind) -> bool:
+    """Whether ``user`` wants notifications of ``kind`` by e-mail too."""
+    choice = (
+        EmailPreference.objects.filter(user=user, kind=kind)
+        .values_list("by_email", flat=True)
+        .first()
+    )
+    return EMAIL_BY_DEFAULT[kind] if choice is None else bool(choice)
+
+
+def email_preferences(user: User) -> dict[str, bool]:
+    """Every kind's choice, the default where the player has not chosen."""
+    chosen = dict(EmailPreference.objects.filter(user=user).values_list("kind", "by_email"))
+    return {kind.value: chosen.get(kind.value, EMAIL_BY_DEFAULT[kind]) for kind in NotificationKind}

@@ -1,0 +1,504 @@
+"""Writes for friends, challenges and chat. Keyword-only, one transaction each.
+
+Refusals raise ``PermissionDenied`` (not allowed) or ``games.services.ActionRefused``
+(with the HTTP status to answer) and leave everything as it was.
+"""
+
+from __future__ import annotations
+
+import datetime
+import re
+import unicodedata
+from collections.abc import Callable
+
+from django.conf import settings
+from django.core.cache import cache
+from django.core.exceptions import PermissionDenied
+from django.core.mail import send_mail
+from django.db import transaction
+from django.db.models import Count, Q
+from django.urls import reverse
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
+
+import games.services
+from accounts.models import Notification, User
+from accounts.site_url import site_url
+from games import push
+from games.models import Game, Seat
+from games.services import ActionRefused
+from social.models import (
+    CHAT_MESSAGE_MAX_LENGTH,
+    Block,
+    Challenge,
+    ChatMessage,
+    EmailPreference,
+    Follow,
+    FriendRequest,
+    NotificationKind,
+    QuickPhrase,
+)
+from social.selectors import (
+    are_friends,
+    chat_mute_in_force,
+    chat_open,
+    chat_version_key,
+    email_wanted,
+    has_blocked,
+    is_present,
+)
+from social.signals import chat_changed
+
+#: How long a challenge waits for an answer.
+CHALLENGE_LIFETIME = datetime.timedelta(days=3)
+#: Messages one player may send in a burst, and in a minute, across every game.
+CHAT_BURST = (5, datetime.timedelta(seconds=10))
+CHAT_PER_MINUTE = (20, datetime.timedelta(minutes=1))
+#: Control characters have no place in a chat line (newlines and tabs become spaces).
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def _ensure_can_act(user: User) -> None:
+    if not user.is_authenticated or user.is_banned or user.is_deleted:
+        raise PermissionDenied(_("Your account cannot do this."))
+
+
+def _other(other: User, user: User) -> None:
+    if other.pk == user.pk:
+        raise ActionRefused(_("That is you."))
+    if other.is_deleted:
+        raise ActionRefused(_("This account no longer exists."), status=404)
+
+
+# Follows
+
+
+@transaction.atomic
+def follow(*, user: User, other: User) -> Follow:
+    """``user`` follows ``other`` (again: nothing changes)."""
+    _ensure_can_act(user)
+    _other(other, user)
+    found, _created = Follow.objects.get_or_create(follower=user, followed=other)
+    return found
+
+
+@transaction.atomic
+def unfollow(*, user: User, other: User) -> None:
+    Follow.objects.filter(follower=user, followed=other).delete()
+
+
+# Friend requests
+
+
+@transaction.atomic
+def friend_request_send(*, user: User, other: User) -> FriendRequest:
+    """Ask ``other`` to be friends; if they already asked ``user``, they are friends now.
+
+    A player who blocked ``user`` never sees the request (it is kept, hidden).
+    """
+    _ensure_can_act(user)
+    _other(other, user)
+    if has_blocked(user, other):
+        raise ActionRefused(_("Unblock this player first."), status=409)
+    _lock(user, other)
+    theirs = FriendRequest.objects.filter(sender=other, recipient=user).first()
+    if theirs is not None:
+        if theirs.accepted_at is None:
+            theirs.accepted_at = timezone.now()
+            theirs.save(update_fields=["accepted_at"])
+        return theirs
+    request, created = FriendRequest.objects.get_or_create(sender=user, recipient=other)
+    if created and not has_blocked(other, user):
+        notify_player(
+            other,
+            NotificationKind.FRIEND_REQUEST,
+            lambda: (
+                _("%(name)s would like to be your friend on Limes Online.")
+                % {"name": user.username}
+            ),
+            reverse("social:friends"),
+        )
+    return request
+
+
+@transaction.atomic
+def friend_request_accept(*, user: User, other: User) -> FriendRequest:
+    """Accept ``other``'s request. Raises ``ActionRefused`` (404) if there is none."""
+    _ensure_can_act(user)
+    request = (
+        FriendRequest.objects.select_for_update()
+        .filter(sender=other, recipient=user, accepted_at__isnull=True)
+        .exclude(sender__in=Block.objects.filter(blocker=user).values("blocked"))
+        .first()
+    )
+    if request is None:
+        raise ActionRefused(_("No such friend request."), status=404)
+    request.accepted_at = timezone.now()
+    request.save(update_fields=["accepted_at"])
+    return request
+
+
+@transaction.atomic
+def friend_remove(*, user: User, other: User) -> int:
+    """Decline ``other``'s request, withdraw one's own, or end the friendship."""
+    deleted, _rows = FriendRequest.objects.filter(
+        Q(sender=user, recipient=other) | Q(sender=other, recipient=user)
+    ).delete()
+    return deleted
+
+
+# Blocks
+
+
+@transaction.atomic
+def block(*, user: User, other: User) -> Block:
+    """Block ``other``: friendship, follows and challenges between them end."""
+    _other(other, user)
+    _lock(user, other)
+    found, _created = Block.objects.get_or_create(blocker=user, blocked=other)
+    FriendRequest.objects.filter(
+        Q(sender=user, recipient=other) | Q(sender=other, recipient=user)
+    ).delete()
+    Follow.objects.filter(
+        Q(follower=user, followed=other) | Q(follower=other, followed=user)
+    ).delete()
+    Challenge.objects.filter(
+        Q(challenger=user, challenged=other) | Q(challenger=other, challenged=user),
+        status=Challenge.Status.PENDING,
+    ).update(status=Challenge.Status.CANCELLED, answered_at=timezone.now())
+    return found
+
+
+@transaction.atomic
+def unblock(*, user: User, other: User) -> None:
+    Block.objects.filter(blocker=user, blocked=other).delete()
+
+
+# Challenges
+
+
+@transaction.atomic
+def challenge_create(
+    *,
+    user: User,
+    other: User,
+    pace: str,
+    round_seconds: int,
+    diagonal: bool = False,
+    ferryman: bool = False,
+) -> Challenge:
+    """Challenge a friend to a two-player game; it expires after ``CHALLENGE_LIFETIME``.
+
+    Raises ``ActionRefused`` for a player who is not a friend, an offered pace or time
+    not offered, or a challenge to them already waiting (both players' rows are locked,
+    so two at once cannot both pass).
+    """
+    _ensure_can_act(user)
+    _other(other, user)
+    if not are_friends(user, other) or has_blocked(user, other):
+        raise ActionRefused(_("You can only challenge your friends."), status=403)
+    if round_seconds not in games.services.ROUND_SECONDS.get(pace, ()):  # type: ignore[call-overload]
+        raise ActionRefused(_("That time per round is not offered for this pace."))
+    _lock(user, other)
+    now = timezone.now()
+    waiting = Challenge.objects.filter(
+        challenger=user, challenged=other, status=Challenge.Status.PENDING
+    )
+    waiting.filter(expires_at__lte=now).update(status=Challenge.Status.EXPIRED)
+    if waiting.exists():
+        raise ActionRefused(_("A challenge to this player is already waiting."), status=409)
+    challenge = Challenge(
+        challenger=user,
+        challenged=other,
+        pace=pace,
+        round_seconds=round_seconds,
+        diagonal=diagonal,
+        ferryman=ferryman,
+        created_at=now,
+        expires_at=now + CHALLENGE_LIFETIME,
+    )
+    challenge.full_clean()
+    challenge.save()
+    if not has_blocked(other, user):
+        notify_player(
+            other,
+            NotificationKind.CHALLENGE,
+            lambda: _("%(name)s challenges you to a game of Limes.") % {"name": user.username},
+            reverse("social:friends"),
+        )
+    return challenge
+
+
+@transaction.atomic
+def challenge_accept(*, user: User, challenge_id: int) -> Game:
+    """Accept a challenge: a two-player game by invitation starts at once."""
+    _ensure_can_act(user)
+    challenge = _pending_challenge(challenge_id, challenged=user)
+    if has_blocked(user, challenge.challenger):
+        raise ActionRefused(_("No such challenge."), status=404)
+    game = games.services.game_create_multi(
+        user=challenge.challenger,
+        seats_max=2,
+        pace=challenge.pace,
+        round_seconds=challenge.round_seconds,
+        listed=False,
+        diagonal=challenge.diagonal,
+        ferryman=challenge.ferryman,
+    )
+    game = games.services.game_join(game=game, user=user, code=game.invite_code)
+    challenge.status = Challenge.Status.ACCEPTED
+    challenge.answered_at = timezone.now()
+    challenge.game = game
+    challenge.save(update_fields=["status", "answered_at", "game"])
+    return game
+
+
+@transaction.atomic
+def challenge_decline(*, user: User, challenge_id: int) -> Challenge:
+    """Decline a challenge sent to ``user``, or withdraw one ``user`` sent."""
+    challenge = (
+        Challenge.objects.select_for_update()
+        .filter(Q(challenged=user) | Q(challenger=user), pk=challenge_id)
+        .filter(status=Challenge.Status.PENDING)
+        .first()
+    )
+    if challenge is None:
+        raise ActionRefused(_("No such challenge."), status=404)
+    challenge.status = (
+        Challenge.Status.DECLINED
+        if challenge.challenged_id == user.pk
+        else Challenge.Status.CANCELLED
+    )
+    challenge.answered_at = timezone.now()
+    challenge.save(update_fields=["status", "answered_at"])
+    return challenge
+
+
+def _pending_challenge(challenge_id: int, *, challenged: User) -> Challenge:
+    challenge = (
+        Challenge.objects.select_for_update()
+        .select_related("challenger")
+        .filter(pk=challenge_id, challenged=challenged, status=Challenge.Status.PENDING)
+        .first()
+    )
+    if challenge is None:
+        raise ActionRefused(_("No such challenge."), status=404)
+    if challenge.expires_at <= timezone.now():
+        raise ActionRefused(_("This challenge has expired."), status=409)
+    return challenge
+
+
+@transaction.atomic
+def challenges_expire(*, now: datetime.datetime | None = None) -> int:
+    """Mark every challenge past its time expired; returns how many."""
+    return Challenge.objects.filter(
+        status=Challenge.Status.PENDING, expires_at__lte=now or timezone.now()
+    ).update(status=Challenge.Status.EXPIRED)
+
+
+# Chat
+
+
+def chat_text_clean(text: str) -> str:
+    """The message as it will be stored, or ``ActionRefused`` saying what is wrong."""
+    if not isinstance(text, str) or "\x00" in text:
+        raise ActionRefused(_("This message cannot be sent."))
+    text = _CONTROL.sub("", text.replace("\r\n", " ").replace("\n", " ").replace("\t", " "))
+    text = " ".join(text.split())
+    if not text:
+        raise ActionRefused(_("Write a message first."))
+    if len(text) > CHAT_MESSAGE_MAX_LENGTH:
+        raise ActionRefused(
+            _("A message has at most %(max)d characters.") % {"max": CHAT_MESSAGE_MAX_LENGTH}
+        )
+    if _filtered(text):
+        raise ActionRefused(_("This message contains a word that is not allowed here."))
+    return text
+
+
+def _filtered(text: str) -> bool:
+    # The setting lists words; NFKC and casefold make "ＢＡＤ" or "Bad" match "bad".
+    words = [w for w in getattr(settings, "LIMES_CHAT_WORD_FILTER", ()) if w.strip()]
+    if not words:
+        return False
+    folded = unicodedata.normalize("NFKC", text).casefold()
+    return any(
+        re.search(rf"(?<!\w){re.escape(unicodedata.normalize('NFKC', w).casefold())}(?!\w)", folded)
+        for w in words
+    )
+
+
+@transaction.atomic
+def chat_post(*, game: Game, user: User, text: str = "", phrase: str = "") -> ChatMessage:
+    """Write ``text`` (or a quick ``phrase``) in the game's chat as a seated player.
+
+    Raises ``PermissionDenied`` for anyone not seated, a banned or muted player and a game
+    without chat; ``ActionRefused`` for an empty, too long, filtered or too fast message.
+    """
+    _ensure_can_act(user)
+    seat = Seat.objects.filter(game=game, user=user).first()
+    if seat is None or not chat_open(game):
+        raise PermissionDenied(_("Only the players of this game can write in its chat."))
+    mute = chat_mute_in_force(user)
+    if mute is not None:
+        raise PermissionDenied(
+            _("A moderator muted you in chat until %(until)s UTC.")
+            % {"until": mute.ends.strftime("%Y-%m-%d %H:%M")}
+        )
+    if phrase:
+        if phrase not in QuickPhrase.values:
+            raise ActionRefused(_("This message cannot be sent."))
+        text = ""
+    else:
+        text = chat_text_clean(text)
+    # The author's row lock makes the counts exact when two messages race.
+    User.objects.select_for_update().filter(pk=user.pk).first()
+    now = timezone.now()
+    limits = (CHAT_BURST, CHAT_PER_MINUTE)
+    counts = ChatMessage.objects.filter(
+        author=user, created_at__gt=now - max(window for _limit, window in limits)
+    ).aggregate(
+        **{
+            f"within_{n}": Count("pk", filter=Q(created_at__gt=now - window))
+            for n, (_limit, window) in enumerate(limits)
+        }
+    )
+    if any(counts[f"within_{n}"] >= limit for n, (limit, _window) in enumerate(limits)):
+        raise ActionRefused(_("You are writing too fast. Wait a moment."), status=429)
+    message = ChatMessage(game=game, author=user, text=text, phrase=phrase, created_at=now)
+    # The game and the author are the seat's, found above: no need to look them up again.
+    message.full_clean(exclude=["game", "author"])
+    message.save()
+    chat_changed_publish(game.pk)
+    _notify_away(game, user)
+    return message
+
+
+def chat_changed_publish(game_id: int) -> None:
+    """After the commit: the chat's polls see a new version, and push may send it.
+
+    For a moderator's service too (hiding a message changes what everyone reads).
+    """
+
+    def publish() -> None:
+        cache.delete(chat_version_key(game_id))
+        # Pages holding the game's stream ask for the new messages at once.
+        push.publish(push.game_channel(game_id), push.CHAT, {})
+        chat_changed.send(sender=ChatMessage, game_id=game_id)
+
+    transaction.on_commit(publish)
+
+
+def _notify_away(game: Game, author: User) -> None:
+    url = reverse("games:detail", kwargs={"pk": game.pk}) + "#chat"
+    for seat in game.seats.select_related("user").exclude(user=author).filter(user__isnull=False):
+        player = seat.user
+        assert player is not None
+        if player.is_deleted or is_present(game.pk, player.pk) or has_blocked(player, author):
+            continue
+        # One unread notice per game is enough: the chat itself holds the rest.
+        if Notification.objects.filter(user=player, url=url, read_at__isnull=True).exists():
+            continue
+        notify_player(
+            player,
+            NotificationKind.CHAT,
+            lambda: (
+                _("%(name)s wrote in the chat of game #%(game)d.")
+                % {"name": author.username, "game": game.pk}
+            ),
+            url,
+        )
+
+
+# Rematch offers
+
+
+def rematch_offered(
+    *,
+    sender: object,
+    instance: Game,
+    update_fields: frozenset[str] | None = None,
+    **kwargs: object,
+) -> None:
+    """Receiver of ``post_save`` on ``Game``: a rematch just opened (``games.services.
+    game_rematch`` sets ``rematch_of``) is offered to the other players of the old game.
+
+    Runs in the rematch's transaction: the notices commit with it or not at all.
+    """
+    if instance.rematch_of_id is None or not update_fields or "rematch_of" not in update_fields:
+        return
+    offering = instance.created_by
+    if offering is None:
+        return
+    url = reverse("games:detail", kwargs={"pk": instance.rematch_of_id})
+    others = User.objects.filter(
+        seats__game_id=instance.rematch_of_id, deleted_at__isnull=True
+    ).exclude(pk=offering.pk)
+    for player in others:
+        if has_blocked(player, offering):
+            continue
+        notify_player(
+            player,
+            NotificationKind.REMATCH,
+            lambda: (
+                _("%(name)s offers a rematch of game #%(game)d.")
+                % {"name": offering.username, "game": instance.rematch_of_id}
+            ),
+            url,
+        )
+
+
+# Notifications
+
+
+def notify_player(user: User, kind: NotificationKind, text: Callable[[], str], url: str) -> None:
+    """A notification in ``user``'s language, and an e-mail after the commit if they want.
+
+    Call it inside the transaction of what it tells about; ``text`` is called in the
+    player's language. Every kind of ``NotificationKind`` comes here (a rematch offer too).
+    """
+    with translation.override(user.language_for_messages):
+        body = text()
+        subject = _("Limes Online: %(what)s") % {"what": kind.label}
+        footer = _("You can choose which e-mails you get on your friends page.")
+    notification = Notification(user=user, text=body[:300], url=url)
+    notification.full_clean()
+    notification.save()
+    if user.email and email_wanted(user, kind):
+        address = user.email
+        message = f"{body}\n\n{site_url()}{url}\n\n{footer}"
+        transaction.on_commit(
+            lambda: send_mail(subject, message, None, [address], fail_silently=True)
+        )
+
+
+@transaction.atomic
+def email_preferences_set(*, user: User, choices: dict[str, bool]) -> None:
+    """Store which kinds of notification ``user`` also wants by e-mail."""
+    for kind in NotificationKind:
+        if kind.value in choices:
+            EmailPreference.objects.update_or_create(
+                user=user, kind=kind.value, defaults={"by_email": bool(choices[kind.value])}
+            )
+
+
+# Account deletion
+
+
+def user_forget_social(*, user: User, **kwargs: object) -> None:
+    """Receiver of ``accounts.signals.user_deleting``: friendships, follows, blocks and
+    challenges go; the player's chat messages stay, by "deleted player"."""
+    FriendRequest.objects.filter(Q(sender=user) | Q(recipient=user)).delete()
+    Follow.objects.filter(Q(follower=user) | Q(followed=user)).delete()
+    Block.objects.filter(Q(blocker=user) | Q(blocked=user)).delete()
+    Challenge.objects.filter(Q(challenger=user) | Q(challenged=user)).delete()
+    EmailPreference.objects.filter(user=user).delete()
+    game_ids = set(ChatMessage.objects.filter(author=user).values_list("game_id", flat=True))
+    ChatMessage.objects.filter(author=user).update(author=None)
+    for game_id in game_ids:
+        chat_changed_publish(game_id)
+
+
+def _lock(*users: User) -> None:
+    # Both players' rows, in one order, so two requests between them cannot interleave.
+    list(User.objects.select_for_update().filter(pk__in=[u.pk for u in users]).order_by("pk"))

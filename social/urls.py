@@ -1,0 +1,17 @@
+from __future__ import annotations
+
+from django.urls import path
+
+from social import views
+
+app_name = "social"
+
+urlpatterns = [
+    path("friends/", views.friends, name="friends"),
+    path("friends/emails/", views.email_preferences, name="email_preferences"),
+    path("friends/<name:username>/challenge/", views.challenge_new, name="challenge_new"),
+    path("friends/<name:username>/<slug:action>/", views.relation_change, name="relation"),
+    path("challenges/<int:pk>/<slug:answer>/", views.challenge_answer, name="challenge_answer"),
+    path("games/<int:pk>/chat/", views.chat, name="chat"),
+    path("games/<int:pk>/chat/poll/", views.chat_poll, name="chat_poll"),
+]

@@ -1,0 +1,277 @@
+"""Pages of friends and challenges, and the chat panel of a game page."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpResponse, HttpResponseBadRequest
+from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.crypto import constant_time_compare, salted_hmac
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from accounts.http import AuthenticatedHttpRequest, HtmxHttpRequest
+from accounts.models import User
+from games.decorators import poll
+from games.models import Game, Seat
+from games.policy import seat_of
+from games.selectors import game_with_seats
+from games.services import ActionRefused
+from social import selectors, services
+from social.forms import ChallengeForm, ChatForm, EmailPreferencesForm
+from social.models import QuickPhrase
+
+#: How often an open chat panel asks for news (seconds).
+CHAT_POLL_SECONDS = 3
+
+
+@login_required
+@require_GET
+def friends(request: AuthenticatedHttpRequest) -> HttpResponse:
+    """Friends, requests, challenges, who is playing now and friends' recent games."""
+    user = request.user
+    context = {
+        "friends": list(selectors.friends_of(user)),
+        "following": list(selectors.followed_by(user)),
+        "blocked": list(selectors.blocked_by(user)),
+        "requests_received": list(selectors.requests_received(user)),
+        "requests_sent": list(selectors.requests_sent(user)),
+        "challenges_received": list(selectors.challenges_received(user)),
+        "challenges_sent": list(selectors.challenges_sent(user)),
+        "playing": selectors.friends_playing(user),
+        "recent": selectors.friends_recent_games(user),
+        "challenge_form": ChallengeForm(),
+        "email_form": EmailPreferencesForm(initial=selectors.email_preferences(user)),
+    }
+    return render(request, "social/friends.html", context)
+
+
+_RELATION_ACTIONS: dict[str, Callable[..., object]] = {
+    "follow": services.follow,
+    "unfollow": services.unfollow,
+    "befriend": services.friend_request_send,
+    "accept": services.friend_request_accept,
+    "unfriend": services.friend_remove,
+    "block": services.block,
+    "unblock": services.unblock,
+}
+
+
+@login_required
+@require_POST
+def relation_change(request: AuthenticatedHttpRequest, username: str, action: str) -> HttpResponse:
+    """Follow, befriend, accept, unfriend, block or unblock a player; back where it was."""
+    act = _RELATION_ACTIONS.get(action)
+    if act is None:
+        raise Http404(_("No such page."))
+    other = get_object_or_404(User, username=username, deleted_at__isnull=True)
+    try:
+        act(user=request.user, other=other)
+    except (ActionRefused, PermissionDenied) as error:
+        return _refused(request, error)
+    # Only our own two pages: never an address the form was given.
+    if request.POST.get("next") == "friends":
+        return redirect("social:friends")
+    return redirect("accounts:profile", username=other.username)
+
+
+def _refused(request: HtmxHttpRequest, error: ActionRefused | PermissionDenied) -> HttpResponse:
+    status = error.status if isinstance(error, ActionRefused) else 403
+    context = {"message": _message(error)}
+    return render(request, "social/refused.html", context, status=status)
+
+
+@login_required
+@require_POST
+def challenge_new(request: AuthenticatedHttpRequest, username: str) -> HttpResponse:
+    """Challenge a friend to a two-player game with the rules and pace of the form."""
+    other = get_object_or_404(User, username=username, deleted_at__isnull=True)
+    form = ChallengeForm(request.POST)
+    if not form.is_valid():
+        return _refused(request, ActionRefused(_("Choose the time per round from the list.")))
+    try:
+        services.challenge_create(
+            user=request.user,
+            other=other,
+            pace=form.pace,
+            round_seconds=form.cleaned_data["round_seconds"],
+            diagonal=form.cleaned_data["diagonal"],
+            ferryman=form.cleaned_data["ferryman"],
+        )
+    except (ActionRefused, PermissionDenied) as error:
+        return _refused(request, error)
+    else:
+        messages.success(
+            request, _("Your challenge is sent to %(name)s.") % {"name": other.username}
+        )
+    return redirect("social:friends")
+
+
+@login_required
+@require_POST
+def challenge_answer(request: AuthenticatedHttpRequest, pk: int, answer: str) -> HttpResponse:
+    """Accept a challenge (to its new game), decline one, or withdraw one's own."""
+    try:
+        if answer == "accept":
+            game = services.challenge_accept(user=request.user, challenge_id=pk)
+            return redirect("games:detail", pk=game.pk)
+        if answer != "decline":
+            raise Http404(_("No such page."))
+        services.challenge_decline(user=request.user, challenge_id=pk)
+    except (ActionRefused, PermissionDenied) as error:
+        return _refused(request, error)
+    return redirect("social:friends")
+
+
+@login_required
+@require_POST
+def email_preferences(request: AuthenticatedHttpRequest) -> HttpResponse:
+    form = EmailPreferencesForm(request.POST)
+    if not form.is_valid():
+        return _refused(request, ActionRefused(_("The form could not be read.")))
+    services.email_preferences_set(user=request.user, choices=form.cleaned_data)
+    messages.success(request, _("Your e-mail choices are saved."))
+    return redirect("social:friends")
+
+
+def _message(error: ActionRefused | PermissionDenied) -> str:
+    if isinstance(error, ActionRefused):
+        return str(error.messages[0])
+    return str(error) or _("You are not allowed to do this.")
+
+
+# The chat panel
+
+
+def chat_token(game_id: int, session_cookie: str, user_id: int) -> str:
+    """What the panel gives its polls: proof that this session's page may read the chat,
+    and of whose panel it is, checked without a query."""
+    return salted_hmac("social.chat", f"{game_id}:{session_cookie}:{user_id}").hexdigest()[:32]
+
+
+def _session_cookie(request: HtmxHttpRequest) -> str:
+    return request.COOKIES.get(settings.SESSION_COOKIE_NAME, "")
+
+
+#: The largest id PostgreSQL's bigint holds: a bigger number in the address is no game.
+MAX_ID = 2**63 - 1
+
+
+def _readable(request: HtmxHttpRequest, pk: int) -> tuple[Game, Seat | None, User]:
+    game = game_with_seats(pk) if pk <= MAX_ID else None
+    user = request.user
+    seat = seat_of(game.seats.all(), user) if game is not None else None
+    if game is None or not isinstance(user, User) or not selectors.can_read_chat(game, user, seat):
+        # Not allowed in, or no such game: the same answer.
+        raise Http404(_("No such game."))
+    return game, seat, user
+
+
+def _panel_context(
+    request: HtmxHttpRequest, game: Game, seat: Seat | None, user: User
+) -> dict[str, object]:
+    token = chat_token(game.pk, _session_cookie(request), user.pk)
+    muted = selectors.chat_mute_in_force(user) if seat is not None else None
+    return {
+        "game": game,
+        "chat_messages": selectors.chat_messages(game, user),
+        "chat_version": selectors.chat_version(game.pk),
+        "chat_token": token,
+        "can_post": muted is None and selectors.can_post_chat(game, user, seat),
+        "is_player": seat is not None,
+        "muted": muted,
+        "phrases": QuickPhrase.choices,
+        "poll_seconds": CHAT_POLL_SECONDS,
+    }
+
+
+def chat_panel_html(request: HtmxHttpRequest, game_id: int) -> str:
+    """The chat's log as the reader sees it now (what a push channel would send)."""
+    game, seat, user = _readable(request, game_id)
+    return render_to_string(
+        "social/_chat_panel.html#chat-log", _panel_context(request, game, seat, user), request
+    )
+
+
+@never_cache
+@require_http_methods(["GET", "POST"])
+def chat(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """The game's chat: the panel (htmx), a page of its own (without JavaScript), or a
+    message sent (POST), answered with the panel redrawn."""
+    try:
+        game, seat, user = _readable(request, pk)
+    except Http404:
+        if request.htmx and request.method == "GET":
+            # The game page's placeholder goes away: a game without a chat for this reader.
+            return HttpResponse("")
+        raise
+    status = 200
+    form = ChatForm()
+    if request.method == "POST":
+        form = ChatForm(request.POST)
+        try:
+            # A field sent twice is no message a form of ours writes.
+            doubled = any(len(request.POST.getlist(name)) > 1 for name in ("text", "phrase"))
+            if doubled or not form.is_valid():
+                raise ActionRefused(_("This message cannot be sent."))
+            services.chat_post(
+                game=game,
+                user=user,
+                text=form.cleaned_data["text"],
+                phrase=form.cleaned_data["phrase"],
+            )
+        except ActionRefused as error:
+            form.add_error(None, error.messages[0])
+            status = error.status
+        except PermissionDenied as error:
+            form.add_error(None, _message(error))
+            status = 403
+        else:
+            if not request.htmx:
+                return redirect(reverse("games:detail", kwargs={"pk": pk}) + "#chat")
+            form = ChatForm()
+    context = _panel_context(request, game, seat, user)
+    context["form"] = form
+    cache.set(selectors.presence_key(game.pk, user.pk), 1, selectors.PRESENCE_SECONDS)
+    template = "social/_chat_panel.html" if request.htmx else "social/chat.html"
+    return render(request, template, context, status=status)
+
+
+@poll
+@never_cache
+@require_GET
+def chat_poll(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """Has the chat changed since version ``v``? 204 if not, else the log redrawn.
+
+    As the board's poll (``games.views.game_poll``): the unchanged answer reads the version
+    from the cache and loads no session; the panel's token shows this session may read.
+    """
+    raw_user = request.GET.get("u", "")
+    if not (raw_user.isascii() and raw_user.isdigit()) or len(raw_user) > 18:
+        return HttpResponseBadRequest(_("The request could not be read."))
+    user_id = int(raw_user)
+    if pk > MAX_ID:
+        raise Http404(_("No such game."))
+    expected = chat_token(pk, _session_cookie(request), user_id)
+    if not constant_time_compare(request.GET.get("t", ""), expected):
+        raise Http404(_("No such game."))
+    # The panel is open: its player is not away (see services._notify_away).
+    cache.set(selectors.presence_key(pk, user_id), 1, selectors.PRESENCE_SECONDS)
+    if request.GET.get("v") == selectors.chat_version(pk):
+        return HttpResponse(status=204)
+    game, seat, user = _readable(request, pk)
+    if user.pk != user_id:
+        raise Http404(_("No such game."))
+    return render(
+        request,
+        "social/_chat_panel.html#chat-log",
+        _panel_context(request, game, seat, user),
+    )

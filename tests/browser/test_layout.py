@@ -1,0 +1,78 @@
+"""No main page scrolls sideways, and the signed-in header fits, in every language and width."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.urls import reverse
+
+from accounts.models import User
+from games import services
+from tests.browser.pages import sign_in
+from tests.factories import UserFactory, started_game
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+WIDTHS = [1366, 1280, 1024, 768, 390]
+LANGUAGES = ["en", "cs", "de", "fr"]
+
+# What sticks out of the viewport: the page's own width, and each header or board
+# control whose right edge lies past the right side of the window.
+MEASURE = """() => {
+  const width = document.documentElement.clientWidth;
+  const out = [];
+  if (document.documentElement.scrollWidth > width) {
+    out.push(`page is ${document.documentElement.scrollWidth}px wide`);
+  }
+  for (const element of document.querySelectorAll(
+      '.site-header a, .site-header button, #board .button, #board button, main .button')) {
+    const box = element.getBoundingClientRect();
+    if (box.width > 0 && box.right > width + 1) {
+      out.push(`${element.textContent.trim().slice(0, 30)} ends at ${Math.round(box.right)}px`);
+    }
+  }
+  return out;
+}"""
+
+
+def main_pages(player: User) -> list[str]:
+    solo = services.game_create_solo(user=player, seed=3)
+    multi = started_game([player, UserFactory(username="ben")])
+    return [
+        reverse("games:home"),
+        reverse("games:lobby"),
+        reverse("games:rules"),
+        reverse("games:mine"),
+        reverse("games:detail", kwargs={"pk": solo.pk}),
+        reverse("games:detail", kwargs={"pk": multi.pk}),
+        reverse("leaderboards:index"),
+        reverse("leaderboards:daily"),
+        reverse("accounts:settings"),
+        reverse("accounts:profile", kwargs={"username": player.username}),
+    ]
+
+
+def test_no_main_page_scrolls_sideways_in_any_language_or_width(
+    browser: Any, live_server: Any
+) -> None:
+    # A long name, as people choose them: the header must still fit.
+    player = UserFactory(username="magdalena_novakova")
+    pages = main_pages(player)
+    context = browser.new_context(viewport={"width": 1366, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    found: list[str] = []
+    try:
+        sign_in(page, live_server.url, player.username)
+        for language in LANGUAGES:
+            User.objects.filter(pk=player.pk).update(language=language)
+            for width in WIDTHS:
+                page.set_viewport_size({"width": width, "height": 900})
+                for path in pages:
+                    page.goto(live_server.url + path)
+                    for problem in page.evaluate(MEASURE):
+                        found.append(f"{language} {width}px {path}: {problem}")
+    finally:
+        context.close()
+    assert not found, "\n".join(found)

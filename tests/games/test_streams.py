@@ -1,0 +1,293 @@
+"""Server push: a game's or the lobby's page hears of each change through its event stream."""
+
+from __future__ import annotations
+
+import asyncio
+import datetime
+import json
+import os
+import subprocess
+import sys
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import AbstractContextManager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from asgiref.sync import async_to_sync, sync_to_async
+from django.conf import settings
+from django.db import connection
+from django.http import StreamingHttpResponse
+from django.http.response import HttpResponseBase
+from django.test import AsyncClient, Client
+from django.urls import reverse
+from django.utils import timezone
+from pytest_django.fixtures import Settings
+
+from accounts.models import User
+from games import push, services, streams
+from games.models import Game
+from games.views import poll_token
+from tests.factories import PASSWORD, UserFactory, play_turn, started_game
+
+pytestmark = pytest.mark.django_db
+
+ROOT = Path(settings.BASE_DIR)
+# Long enough for a loaded machine; a stream that says nothing fails the test, never hangs it.
+WAIT_SECONDS = 20.0
+
+Capture = Callable[..., AbstractContextManager[Any]]
+
+
+@pytest.fixture
+def players() -> list[User]:
+    return [UserFactory.create(username=name) for name in ("ana", "ben")]
+
+
+def signed_in(user: User) -> AsyncClient:
+    client = AsyncClient()
+    client.force_login(user)
+    return client
+
+
+def token_of(client: AsyncClient | Client, game: Game) -> str:
+    cookie = client.cookies.get(settings.SESSION_COOKIE_NAME)
+    return poll_token(game.pk, cookie.value if cookie else "")
+
+
+def stream_url(client: AsyncClient | Client, game: Game, version: int | str = "") -> str:
+    url = reverse("games:stream", kwargs={"pk": game.pk})
+    return f"{url}?v={version}&t={token_of(client, game)}"
+
+
+class Events:
+    """The events of one open stream, as a browser's EventSource parses them."""
+
+    def __init__(self, response: HttpResponseBase) -> None:
+        assert isinstance(response, StreamingHttpResponse), response.status_code
+        assert response.status_code == 200
+        assert response["Content-Type"] == "text/event-stream"
+        self._chunks: AsyncIterator[bytes] = aiter(response.streaming_content)  # type: ignore[arg-type]
+        self._buffer = ""
+
+    async def next(self) -> dict[str, str]:
+        """The next event with a name (keep-alive comments and ``retry`` skipped)."""
+        while True:
+            while "\n\n" not in self._buffer:
+                chunk = await asyncio.wait_for(anext(self._chunks), WAIT_SECONDS)
+                self._buffer += chunk.decode() if isinstance(chunk, bytes) else str(chunk)
+            block, self._buffer = self._buffer.split("\n\n", 1)
+            fields = dict(
+                line.split(": ", 1) for line in block.splitlines() if not line.startswith(":")
+            )
+            if "event" in fields:
+                return fields
+
+    async def close(self) -> None:
+        closing = getattr(self._chunks, "aclose", None)
+        if closing is not None:
+            await closing()
+
+
+def committed(capture: Capture, game: Game, user: User) -> None:
+    """``user`` plays, and the transaction's after-commit work (the push) runs."""
+    with capture(execute=True):
+        play_turn(game, user)
+
+
+def version_of(game: Game) -> int:
+    return Game.objects.get(pk=game.pk).version
+
+
+def test_a_game_stream_tells_the_page_of_each_change_and_never_shows_a_card(
+    players: list[User], django_capture_on_commit_callbacks: Capture
+) -> None:
+    ana, ben = players
+    game = started_game([ana, ben])
+    client = signed_in(ana)
+
+    async def scenario() -> list[dict[str, str]]:
+        events = Events(await client.get(stream_url(client, game)))
+        try:
+            first = await events.next()
+            await sync_to_async(committed)(django_capture_on_commit_callbacks, game, ben)
+            return [first, await events.next()]
+        finally:
+            await events.close()
+
+    before = version_of(game)
+    first, after_ben = async_to_sync(scenario)()
+
+    # The page learns the state it may have missed, then ben's move: versions only.
+    assert first == {"id": str(before), "event": "game", "data": json.dumps({"version": before})}
+    assert after_ben["event"] == "game"
+    assert json.loads(after_ben["data"]) == {"version": version_of(game)} != {"version": before}
+
+
+def test_a_reconnecting_tab_is_told_only_what_it_has_not_seen(
+    players: list[User], django_capture_on_commit_callbacks: Capture
+) -> None:
+    ana, ben = players
+    game = started_game([ana, ben])
+    client = signed_in(ana)
+    seen = version_of(game)
+
+    async def scenario() -> tuple[dict[str, str], dict[str, str]]:
+        # Back with the last event it had (EventSource sends Last-Event-ID by itself).
+        current = Events(
+            await client.get(stream_url(client, game), headers={"Last-Event-ID": str(seen)})
+        )
+        stale = Events(
+            await client.get(stream_url(client, game), headers={"Last-Event-ID": str(seen - 1)})
+        )
+        try:
+            missed = await stale.next()
+            await sync_to_async(committed)(django_capture_on_commit_callbacks, game, ben)
+            return missed, await current.next()
+        finally:
+            await current.close()
+            await stale.close()
+
+    missed, next_one = async_to_sync(scenario)()
+
+    assert missed["id"] == str(seen)
+    # Nothing was repeated to the tab that was up to date: its next event is ben's move.
+    assert next_one["id"] == str(version_of(game)) != str(seen)
+
+
+def test_a_stream_needs_a_page_drawn_for_this_session(players: list[User]) -> None:
+    ana, ben = players
+    game = started_game([ana, ben])
+    stranger = signed_in(UserFactory.create(username="cy"))
+    ana_client = signed_in(ana)
+    url = reverse("games:stream", kwargs={"pk": game.pk})
+
+    async def statuses() -> list[int]:
+        answers = [
+            await stranger.get(f"{url}?t=0123456789abcdef0123456789abcdef"),
+            await stranger.get(f"{url}?t={token_of(ana_client, game)}"),  # ana's token
+            await stranger.get(f"{url}?t=\x00"),
+            await AsyncClient().get(url),
+        ]
+        return [answer.status_code for answer in answers]
+
+    assert async_to_sync(statuses)() == [404, 404, 404, 404]
+
+
+def test_without_an_asgi_server_the_page_is_told_to_keep_polling(players: list[User]) -> None:
+    ana, ben = players
+    game = started_game([ana, ben])
+    client = Client()
+    assert client.login(username=ana.username, password=PASSWORD)
+
+    # 204: EventSource stops trying; the page's poll goes on as before.
+    assert client.get(stream_url(client, game)).status_code == 204
+    assert client.get(reverse("games:lobby_stream")).status_code == 204
+
+
+def test_the_lobby_stream_tells_of_a_new_listed_game(
+    players: list[User], django_capture_on_commit_callbacks: Capture
+) -> None:
+    ana, _ben = players
+
+    def ana_opens_a_game() -> None:
+        with django_capture_on_commit_callbacks(execute=True):
+            services.game_create_multi(user=ana, seats_max=3, pace=Game.Pace.LIVE)
+
+    async def scenario() -> list[str]:
+        events = Events(await AsyncClient().get(reverse("games:lobby_stream")))
+        try:
+            catch_up = await events.next()
+            await sync_to_async(ana_opens_a_game)()
+            return [catch_up["event"], (await events.next())["event"]]
+        finally:
+            await events.close()
+
+    assert async_to_sync(scenario)() == ["lobby", "lobby"]
+
+
+@pytest.fixture
+def other_process(settings: Settings) -> Iterator[Callable[[str], None]]:
+    """Runs Python in a process of its own on the test database, as the worker is."""
+    database = connection.settings_dict
+    env = dict(os.environ)
+    env.update(
+        DJANGO_SETTINGS_MODULE="limes_site.settings.test",
+        DATABASE_URL=(
+            f"postgres://{database['USER']}@{database['HOST']}:{database['PORT']}/{database['NAME']}"
+        ),
+        LIMES_PUSH_DIR=settings.PUSH_SOCKET_DIR,
+        PYTHONPATH=str(ROOT),
+    )
+
+    def run(code: str) -> None:
+        # On the test's clock, which is pinned: the game's deadlines are on it.
+        prelude = (
+            "import datetime, time_machine, django\n"
+            f"time_machine.travel(datetime.datetime.fromisoformat({timezone.now().isoformat()!r}))"
+            ".start()\n"
+            "django.setup()\n"
+        )
+        subprocess.run(
+            [sys.executable, "-c", prelude + code], cwd=ROOT, env=env, check=True, timeout=120
+        )
+
+    yield run
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_move_made_in_another_process_reaches_the_poll_and_the_stream(
+    players: list[User], settings: Settings, other_process: Callable[[str], None]
+) -> None:
+    # scripts/serve without Redis: each process has a cache of its own.
+    settings.POLL_STATE_IN_CACHE = False
+    ana, ben = players
+    game = started_game([ana, ben])
+    play_turn(game, ana)
+    client = signed_in(ana)
+    seen = version_of(game)
+    poll_url = reverse("games:poll", kwargs={"pk": game.pk})
+    poll = f"{poll_url}?v={seen}&s=active&draft=0&t={token_of(client, game)}"
+
+    async def scenario() -> tuple[int, dict[str, str], int]:
+        events = Events(await client.get(stream_url(client, game, seen)))
+        try:
+            before = (await client.get(poll, headers={"HX-Request": "true"})).status_code
+            # The worker's process: ben's move, committed there.
+            await sync_to_async(other_process)(
+                "from accounts.models import User\n"
+                "from games.models import Game\n"
+                "from tests.factories import play_turn\n"
+                f"play_turn(Game.objects.get(pk={game.pk}), User.objects.get(pk={ben.pk}))\n"
+            )
+            pushed = await events.next()
+            after = (await client.get(poll, headers={"HX-Request": "true"})).status_code
+            return before, pushed, after
+        finally:
+            await events.close()
+
+    before, pushed, after = async_to_sync(scenario)()
+
+    assert before == 204
+    assert pushed["id"] == str(version_of(game)) != str(seen)
+    # The poll the event sets off sees the round that ben's move closed.
+    assert after == 200
+
+
+def test_a_stream_wakes_its_page_just_after_the_round_deadline() -> None:
+    now = timezone.now()
+    assert streams._wait(None) == streams.KEEPALIVE_SECONDS
+    assert streams._wait(now - datetime.timedelta(seconds=5)) == 0.0
+    assert 0 < streams._wait(now + datetime.timedelta(seconds=2)) < 3
+
+
+def test_an_event_for_one_channel_reaches_only_its_streams() -> None:
+    async def scenario() -> tuple[list[str], bool]:
+        hub = streams.hub()
+        async with hub.subscribe("game:1") as one, hub.subscribe("game:2") as two:
+            hub.dispatch(push.encode("game:1", "game", {"version": 3}))
+            hub.dispatch(b"\x00 not an event")
+            return [(await one.get()).event], two.empty()
+
+    assert async_to_sync(scenario)() == (["game"], True)

@@ -1,0 +1,198 @@
+"""Task workers killed mid-task (kill -9): another takes their work up and does it once.
+
+Real worker processes (``manage.py task_worker``) on the test database; the test holds the
+rows a task needs so that it is caught inside its transaction when its worker is killed.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.db import connection, transaction
+from django.test import override_settings
+from django.utils import timezone
+from django_tasks.base import TaskResultStatus
+from django_tasks_db.models import DBTaskResult
+
+from accounts.models import User
+from games import taskqueue
+from games.models import Game, GameAnalysis, Move, SeatAnalysis, TaskWorker
+from tests.factories import UserFactory, play_turn, started_game
+
+pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+
+DATABASE_QUEUE = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+LEASE_SECONDS = 1.0
+
+
+class Workers:
+    """Start worker processes on the test database; every one is stopped at the end."""
+
+    def __init__(self, logs: Path) -> None:
+        self.logs = logs
+        self.running: dict[str, subprocess.Popen[bytes]] = {}
+
+    def start(self, worker_id: str) -> subprocess.Popen[bytes]:
+        db = connection.settings_dict
+        url = f"postgres://{db['USER']}:{db['PASSWORD']}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
+        env = {
+            **os.environ,
+            "DJANGO_SETTINGS_MODULE": "limes_site.settings.test",
+            "DATABASE_URL": url,
+            "LIMES_TEST_TASK_QUEUE": "database",
+            "LIMES_TASK_LEASE_SECONDS": str(LEASE_SECONDS),
+        }
+        command = [sys.executable, "manage.py", "task_worker", "--no-reload"]
+        options = ["--no-startup-delay", "--interval", "0.1", "--worker-id", worker_id]
+        with (self.logs / f"{worker_id}.log").open("wb") as log:
+            process = subprocess.Popen(
+                [*command, *options], cwd=settings.BASE_DIR, env=env, stdout=log, stderr=log
+            )
+        self.running[worker_id] = process
+        return process
+
+    def log(self, worker_id: str) -> str:
+        return (self.logs / f"{worker_id}.log").read_text()
+
+
+@pytest.fixture
+def workers(tmp_path: Path) -> Iterator[Workers]:
+    pool = Workers(tmp_path)
+    yield pool
+    for process in pool.running.values():
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+
+
+def _until(condition: Callable[[], bool], what: str, workers: Workers) -> None:
+    # A bound on a wait, not a timing assert: a slow machine only waits longer.
+    for _ in range(1800):
+        if condition():
+            return
+        time.sleep(0.1)
+    logs = "\n".join(workers.log(worker_id) for worker_id in workers.running)
+    pytest.fail(f"never happened: {what}\n{logs}")
+
+
+def _running() -> int:
+    return DBTaskResult.objects.filter(status=TaskResultStatus.RUNNING).count()
+
+
+@pytest.fixture
+def bots_waiting() -> Game:
+    """A game against a strong computer at its last round: the person has played it, and
+    the computer's turn waits in the queue."""
+    human: User = UserFactory()
+    game = started_game([human], seats_max=2, bots=["strong"])
+    for _ in range(14):
+        game = play_turn(game, human)
+    with override_settings(TASKS=DATABASE_QUEUE):
+        game = play_turn(game, human)
+        game = play_turn(game, human)
+    # The workers run on the real clock, months past the tests' pinned one.
+    Game.objects.filter(pk=game.pk).update(deadline=None)
+    return game
+
+
+@pytest.fixture
+def analysis_waiting(play_rounds: Callable[[Game, int], Game]) -> Game:
+    """A finished solo game whose analysis waits in the queue."""
+    from games import services
+
+    game = services.game_create_solo(user=UserFactory(), seed=11)
+    with override_settings(TASKS=DATABASE_QUEUE):
+        return play_rounds(game, 16)
+
+
+def test_work_of_killed_workers_is_done_by_another_exactly_once(
+    workers: Workers, bots_waiting: Game, analysis_waiting: Game
+) -> None:
+    bot_seat = bots_waiting.seats.get(user__isnull=True)
+    assert Move.objects.filter(seat=bot_seat).count() == 15
+    assert GameAnalysis.objects.get(game=analysis_waiting).status == GameAnalysis.Status.PENDING
+    assert DBTaskResult.objects.filter(status=TaskResultStatus.READY).count() == 2
+
+    with transaction.atomic():
+        # Held: the computer's move waits for its game, the analysis for its row.
+        Game.objects.select_for_update().get(pk=bots_waiting.pk)
+        GameAnalysis.objects.select_for_update().get(game=analysis_waiting)
+        first = workers.start("w1")
+        _until(lambda: _running() == 1, "w1 claims a task", workers)
+        second = workers.start("w2")
+        _until(lambda: _running() == 2, "w2 claims the other", workers)
+        first.send_signal(signal.SIGKILL)
+        second.send_signal(signal.SIGKILL)
+        first.wait()
+        second.wait()
+    # Killed, they left both tasks "running", and nothing of their work.
+    assert _running() == 2
+    assert Move.objects.filter(seat=bot_seat).count() == 15
+
+    third = workers.start("w3")
+    _until(
+        lambda: GameAnalysis.objects.filter(status=GameAnalysis.Status.DONE).count() == 2,
+        "both games analysed",
+        workers,
+    )
+    _until(lambda: _running() == 0, "the queue is done", workers)
+    third.send_signal(signal.SIGTERM)
+    third.wait()
+
+    # The computer played its last round once, which finished the game.
+    bots_waiting.refresh_from_db()
+    assert bots_waiting.status == Game.Status.FINISHED
+    assert Move.objects.filter(seat=bot_seat).count() == 16
+    assert Move.objects.filter(seat=bot_seat, round=16).count() == 1
+    # Each game analysed once: one analysis of its one person.
+    for game in (bots_waiting, analysis_waiting):
+        assert SeatAnalysis.objects.filter(analysis__game=game).count() == 1
+    results = {
+        (r.task_path.rsplit(".", 1)[1], r.args_kwargs["args"][0]): r
+        for r in DBTaskResult.objects.all()
+    }
+    assert len(results) == DBTaskResult.objects.count() == 3
+    assert {r.status for r in results.values()} == {TaskResultStatus.SUCCESSFUL}
+    assert results["bots_play", bots_waiting.pk].return_value == 1
+    assert results["bots_play", bots_waiting.pk].worker_ids == ["w1", "w3"]
+    assert results["game_analyse", analysis_waiting.pk].worker_ids == ["w2", "w3"]
+    assert results["game_analyse", bots_waiting.pk].worker_ids == ["w3"]
+    # The one that stopped on its own signed off; the killed ones beat no more.
+    assert set(TaskWorker.objects.values_list("worker_id", flat=True)) == {"w1", "w2"}
+
+
+@pytest.mark.django_db
+def test_a_task_that_took_three_workers_down_fails_instead_of_a_fourth() -> None:
+    with override_settings(TASKS=DATABASE_QUEUE):
+        from games import tasks
+
+        result = tasks.game_analyse.enqueue(123)
+    long_ago = timezone.now() - taskqueue.lease() * 2
+    DBTaskResult.objects.filter(pk=result.id).update(
+        status=TaskResultStatus.RUNNING, started_at=long_ago, worker_ids=["a", "b", "c"]
+    )
+    TaskWorker.objects.create(worker_id="c", beat_at=long_ago)
+    assert taskqueue.tasks_reclaim() == 1
+    assert DBTaskResult.objects.get(pk=result.id).status == TaskResultStatus.FAILED
+
+
+def test_a_beating_worker_keeps_its_task() -> None:
+    with override_settings(TASKS=DATABASE_QUEUE):
+        from games import tasks
+
+        result = tasks.game_analyse.enqueue(123)
+    long_ago = timezone.now() - taskqueue.lease() * 2
+    DBTaskResult.objects.filter(pk=result.id).update(
+        status=TaskResultStatus.RUNNING, started_at=long_ago, worker_ids=["a"]
+    )
+    taskqueue.worker_beat(worker_id="a")
+    assert taskqueue.tasks_reclaim() == 0
+    assert DBTaskResult.objects.get(pk=result.id).status == TaskResultStatus.RUNNING

@@ -1,0 +1,22 @@
+from __future__ import annotations
+
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class TournamentsConfig(AppConfig):
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "tournaments"
+    verbose_name = _("Tournaments")
+
+    def ready(self) -> None:
+        from accounts.signals import user_deleting
+        from games.signals import game_finished
+        from tournaments import services
+
+        # After leaderboards' receiver (INSTALLED_APPS order): the deal's table already
+        # counts the result when the standings are marked as changed.
+        game_finished.connect(services.game_finished, dispatch_uid="tournaments.game_finished")
+        user_deleting.connect(
+            services.standings_forget_on_delete, dispatch_uid="tournaments.forget_deleted"
+        )

@@ -1,0 +1,230 @@
+"""Reads of tournaments: lists, one tournament's standings, a player's record.
+
+The standings are computed from the entrants' finished games in one query and cached
+under the tournament's ``version``, which every change they show bumps: a finish costs
+the standings one UPDATE, and a page reads them from the cache.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+
+from django.core.cache import cache
+from django.db.models import Count, Max, Q, QuerySet
+from django.utils import timezone
+
+from accounts.models import User
+from games.models import Game
+from leaderboards.duplicate import percent_by_score
+from tournaments.models import Entrant, Play, Tournament
+
+STANDINGS_PAGE = 50
+# A past tournament's standings change only by moderation, which bumps the version.
+STANDINGS_SECONDS = 24 * 3600
+
+
+@dataclass(frozen=True)
+class StandingRow:
+    """An entrant's line: total of matchpoint percentages, then the tie-breaks' figures."""
+
+    rank: int
+    user_id: int
+    username: str
+    total: float
+    score_sum: int
+    last_at: datetime.datetime | None
+    # Per deal, in order: the percentage, and the score (None: not finished in time).
+    percents: tuple[float | None, ...]
+    scores: tuple[int | None, ...]
+
+
+def standings(tournament: Tournament) -> list[StandingRow]:
+    """Every entrant not disqualified, best first.
+
+    Order: the sum of the deals' matchpoint percentages (a deal not finished within the
+    window scores 0); then the sum of the scores; then who finished their last deal
+    earlier; then who entered earlier. Entrants equal on the first three share a rank.
+    """
+    # With the creation time: a test database may give a new tournament an old one's id.
+    made = tournament.created_at.timestamp()
+    key = f"tournaments:standings:{tournament.pk}:{made}:{tournament.version}"
+    # This process's copy first: a running tournament's page is asked for often, and
+    # unpickling a thousand rows from the shared cache costs more than drawing the page.
+    rows = _recent.get(key)
+    if rows is None:
+        rows = cache.get(key)
+        if rows is None:
+            rows = _standings(tournament)
+            cache.set(key, rows, STANDINGS_SECONDS)
+        _recent[key] = rows
+        while len(_recent) > RECENT_STANDINGS:
+            del _recent[next(iter(_recent))]
+    return rows
+
+
+# Standings kept in this process, by cache key (the version is in it, so a copy is never
+# stale): the latest few, oldest dropped first.
+RECENT_STANDINGS = 16
+_recent: dict[str, list[StandingRow]] = {}
+
+
+def _standings(tournament: Tournament) -> list[StandingRow]:
+    entrants = list(
+        Entrant.objects.filter(
+            tournament=tournament, disqualified=False, user__deleted_at__isnull=True
+        )
+        .order_by("joined_at", "pk")
+        .values_list("pk", "user_id", "user__username")
+    )
+    numbers = dict(tournament.deals.values_list("pk", "number"))
+    standing = {entrant_id for entrant_id, _user, _name in entrants}
+    counted = Play.objects.filter(tournament=tournament, score__isnull=False)
+    # Only each entrant's latest finish as a moment: reading 8,000 of them would cost more
+    # than the rest of the standings.
+    latest = dict(
+        counted.order_by()
+        .values_list("entrant_id")
+        .annotate(latest=Max("finished_at"))
+        .values_list("entrant_id", "latest")
+    )
+    deals = tournament.deal_count
+    tables: dict[int, Counter[int]] = defaultdict(Counter)
+    results: dict[int, dict[int, int]] = defaultdict(dict)
+    for entrant_id, deal_id, score in counted.values_list("entrant_id", "deal_id", "score"):
+        # Disqualified entrants and deleted accounts count for nobody.
+        if entrant_id not in standing or score is None:
+            continue
+        number = numbers[deal_id]
+        tables[number][score] += 1
+        results[entrant_id][number] = score
+    percents = {number: percent_by_score(table) for number, table in tables.items()}
+    lines = []
+    for order, (entrant_id, user_id, username) in enumerate(entrants):
+        mine = results.get(entrant_id, {})
+        shown = tuple(percents[n][mine[n]] if n in mine else None for n in range(1, deals + 1))
+        scores = tuple(mine.get(n) for n in range(1, deals + 1))
+        last_at = latest.get(entrant_id)
+        total = round(sum(p for p in shown if p is not None), 6)
+        score_sum = sum(s for s in scores if s is not None)
+        lines.append((total, score_sum, last_at, order, user_id, username, shown, scores))
+    far = datetime.datetime.max.replace(tzinfo=datetime.UTC)
+    lines.sort(key=lambda line: (-line[0], -line[1], line[2] or far, line[3]))
+    rows: list[StandingRow] = []
+    for i, (total, score_sum, last_at, _order, user_id, username, shown, scores) in enumerate(
+        lines
+    ):
+        previous = rows[-1] if rows else None
+        same = previous is not None and (previous.total, previous.score_sum, previous.last_at) == (
+            total,
+            score_sum,
+            last_at,
+        )
+        rank = previous.rank if same and previous is not None else i + 1
+        rows.append(StandingRow(rank, user_id, username, total, score_sum, last_at, shown, scores))
+    return rows
+
+
+@dataclass(frozen=True)
+class DealLine:
+    """One deal as an entrant sees it: what they may do, and their result."""
+
+    number: int
+    game_id: int | None
+    finished: bool
+    score: int | None
+    playable: bool
+
+
+def deal_lines(tournament: Tournament, user: User) -> list[DealLine]:
+    """The deals of ``tournament`` for its entrant ``user``, in order."""
+    games = {
+        number: (game_id, status, score)
+        for number, game_id, status, score in Play.objects.filter(
+            entrant__tournament=tournament, entrant__user=user
+        ).values_list("deal__number", "game_id", "game__status", "game__seats__score")
+    }
+    lines = []
+    previous_done = True
+    for number in range(1, tournament.deal_count + 1):
+        game_id, status, score = games.get(number, (None, None, None))
+        finished = status == Game.Status.FINISHED
+        lines.append(
+            DealLine(
+                number=number,
+                game_id=game_id,
+                finished=finished,
+                score=score if finished else None,
+                playable=tournament.is_running and previous_done and not finished,
+            )
+        )
+        previous_done = finished
+    return lines
+
+
+def entrant_of(tournament: Tournament, user: User | None) -> Entrant | None:
+    if user is None or not user.is_authenticated:
+        return None
+    return Entrant.objects.filter(tournament=tournament, user=user).first()
+
+
+def is_invited(tournament: Tournament, user: User | None) -> bool:
+    if user is None or not user.is_authenticated:
+        return False
+    return tournament.invitations.filter(user=user).exists()
+
+
+def with_entrant_counts(tournaments: QuerySet[Tournament]) -> QuerySet[Tournament]:
+    return tournaments.annotate(
+        entrant_count=Count("entrants", filter=Q(entrants__disqualified=False))
+    )
+
+
+def current_tournaments() -> QuerySet[Tournament]:
+    """Running and upcoming tournaments, soonest ending first."""
+    return with_entrant_counts(
+        Tournament.objects.filter(ends_at__gt=timezone.now()).order_by("ends_at", "pk")
+    )
+
+
+def past_tournaments(*, limit: int = 30) -> list[tuple[Tournament, StandingRow | None]]:
+    """The latest finished tournaments with their winners (None: nobody scored)."""
+    past = with_entrant_counts(
+        Tournament.objects.filter(ends_at__lte=timezone.now()).order_by("-ends_at", "-pk")
+    )[:limit]
+    return [(tournament, _winner(tournament)) for tournament in past]
+
+
+def _winner(tournament: Tournament) -> StandingRow | None:
+    rows = standings(tournament)
+    return rows[0] if rows and rows[0].total > 0 else None
+
+
+@dataclass(frozen=True)
+class RecordLine:
+    tournament: Tournament
+    rank: int | None
+    entrants: int
+    total: float | None
+    disqualified: bool
+
+
+def player_record(user: User, *, limit: int = 20) -> list[RecordLine]:
+    """The player's latest tournaments, with their place in each (past ones: final)."""
+    lines = []
+    for entrant in (
+        Entrant.objects.filter(user=user).select_related("tournament").order_by("-joined_at")
+    )[:limit]:
+        rows = standings(entrant.tournament)
+        mine = next((row for row in rows if row.user_id == user.pk), None)
+        lines.append(
+            RecordLine(
+                tournament=entrant.tournament,
+                rank=mine.rank if mine else None,
+                entrants=len(rows),
+                total=mine.total if mine else None,
+                disqualified=entrant.disqualified,
+            )
+        )
+    return lines

@@ -1,0 +1,303 @@
+"""Writes of tournaments: creating one, entering, playing a deal, disqualifying.
+
+Refusals raise ``games.services.ActionRefused`` (or ``PermissionDenied``) and leave
+everything as it was; every function is one transaction. ``game_finished`` receives
+``games.signals.game_finished`` and marks the standings of a tournament game as changed.
+"""
+
+from __future__ import annotations
+
+import datetime
+import secrets
+
+from django.core.exceptions import PermissionDenied
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+import rules
+from accounts.models import User
+from games.models import Game, Ruleset, Seat, SoloResult
+from games.services import ActionRefused, ensure_not_banned, game_create_solo
+from leaderboards.daily import week_start
+from leaderboards.services import deal_register
+from tournaments.models import (
+    MAX_DEALS,
+    MIN_DEALS,
+    Entrant,
+    Invitation,
+    Play,
+    Tournament,
+    TournamentDeal,
+)
+
+WEEKLY_DEALS = 8
+WEEK = datetime.timedelta(days=7)
+
+_RULESET_FLAGS = {
+    Ruleset.STANDARD: (False, False),
+    Ruleset.DIAGONAL: (True, False),
+    Ruleset.FERRYMAN: (False, True),
+    Ruleset.BOTH: (True, True),
+}
+
+
+@transaction.atomic
+def tournament_create(
+    *,
+    name: str,
+    ruleset: str,
+    deal_count: int,
+    starts_at: datetime.datetime,
+    ends_at: datetime.datetime,
+    entry: str = Tournament.Entry.OPEN,
+    max_entrants: int | None = None,
+    series: str = "",
+    created_by: User | None = None,
+    invited: list[User] | None = None,
+) -> Tournament:
+    """A new tournament with ``deal_count`` freshly dealt deals, each registered as a deal.
+
+    Raises ``ActionRefused`` for a window already over, or out-of-range values.
+    """
+    if not MIN_DEALS <= deal_count <= MAX_DEALS:
+        raise ActionRefused(
+            _("A tournament has %(low)d to %(high)d deals.")
+            % {
+                "low": MIN_DEALS,
+                "high": MAX_DEALS,
+            }
+        )
+    if ends_at <= starts_at:
+        raise ActionRefused(_("A tournament must end after it starts."))
+    if ends_at <= timezone.now():
+        raise ActionRefused(_("That window is already over."))
+    if max_entrants is not None and max_entrants < 2:
+        raise ActionRefused(_("A tournament takes at least two entrants."))
+    tournament = Tournament(
+        name=name.strip(),
+        ruleset=ruleset,
+        entry=entry,
+        deal_count=deal_count,
+        starts_at=starts_at,
+        ends_at=ends_at,
+        max_entrants=max_entrants,
+        series=series,
+        created_by=created_by,
+    )
+    tournament.full_clean()
+    tournament.save()
+    TournamentDeal.objects.bulk_create(
+        TournamentDeal(
+            tournament=tournament,
+            number=number,
+            # A fresh secret seed each: nobody can have played these cards before.
+            deal=deal_register(seed=secrets.randbits(62), ruleset=ruleset),
+        )
+        for number in range(1, deal_count + 1)
+    )
+    Invitation.objects.bulk_create(
+        Invitation(tournament=tournament, user=user) for user in invited or []
+    )
+    return tournament
+
+
+def _locked(tournament: Tournament) -> Tournament:
+    # The tournament's row lock makes the count of entrants exact when two people enter
+    # at once.
+    return Tournament.objects.select_for_update().get(pk=tournament.pk)
+
+
+@transaction.atomic
+def tournament_join(*, tournament: Tournament, user: User) -> Entrant:
+    """Enter ``user`` in ``tournament``; refused when closed, full, entered, or uninvited."""
+    ensure_not_banned(user)
+    tournament = _locked(tournament)
+    if tournament.is_over:
+        raise ActionRefused(_("This tournament is over: entries are closed."), status=409)
+    if (
+        tournament.entry == Tournament.Entry.INVITATION
+        and not Invitation.objects.filter(tournament=tournament, user=user).exists()
+    ):
+        raise PermissionDenied(_("This tournament is by invitation only."))
+    if Entrant.objects.filter(tournament=tournament, user=user).exists():
+        raise ActionRefused(_("You have already entered this tournament."), status=409)
+    if (
+        tournament.max_entrants is not None
+        and tournament.entrants.count() >= tournament.max_entrants
+    ):
+        raise ActionRefused(_("This tournament is full."), status=409)
+    entrant = Entrant(tournament=tournament, user=user)
+    entrant.full_clean()
+    entrant.save()
+    _touch(tournament.pk)
+    return entrant
+
+
+@transaction.atomic
+def deal_play(*, tournament: Tournament, user: User, number: int) -> Game:
+    """Start ``user``'s one game of deal ``number`` (or return it while it is in play).
+
+    Deals are played in order, within the window, once each, without hints. Refused for
+    a player not entered or disqualified, outside the window, a deal out of turn, or a
+    deal already played.
+    """
+    ensure_not_banned(user)
+    entrant = (
+        Entrant.objects.select_for_update()
+        .select_related("tournament")
+        .filter(tournament=tournament, user=user)
+        .first()
+    )
+    if entrant is None:
+        raise ActionRefused(_("Enter the tournament first."), status=409)
+    tournament = entrant.tournament
+    if entrant.disqualified:
+        raise PermissionDenied(_("You were disqualified from this tournament."))
+    if tournament.is_upcoming:
+        raise ActionRefused(_("The tournament has not started yet."), status=409)
+    if tournament.is_over:
+        raise ActionRefused(_("This tournament is over: no deal can be played now."), status=409)
+    deal = TournamentDeal.objects.filter(tournament=tournament, number=number).first()
+    if deal is None:
+        raise ActionRefused(_("This tournament has no such deal."), status=404)
+    played = {
+        play.deal.number: play.game
+        for play in Play.objects.filter(entrant=entrant).select_related("deal", "game")
+    }
+    if number in played:
+        if not played[number].is_finished:
+            return played[number]
+        raise ActionRefused(
+            _("You have already played deal %(number)d: one attempt per deal.")
+            % {"number": number},
+            status=409,
+        )
+    if number > 1 and not (number - 1 in played and played[number - 1].is_finished):
+        raise ActionRefused(
+            _("Play the deals in order: finish deal %(number)d first.") % {"number": number - 1},
+            status=409,
+        )
+    diagonal, ferryman = _RULESET_FLAGS[Ruleset(tournament.ruleset)]
+    game = game_create_solo(
+        user=user,
+        diagonal=diagonal,
+        ferryman=ferryman,
+        seed=deal.deal.seed,
+        sealed_until=tournament.ends_at,
+    )
+    try:
+        with transaction.atomic():
+            Play.objects.create(tournament=tournament, entrant=entrant, deal=deal, game=game)
+    except IntegrityError:
+        # Unreachable under the entrant's row lock; the constraint is the last word.
+        raise ActionRefused(_("You have already played this deal."), status=409) from None
+    return game
+
+
+def _touch(tournament_id: int) -> None:
+    Tournament.objects.filter(pk=tournament_id).update(version=F("version") + 1)
+
+
+# No savepoint of its own: it runs inside the transaction that finishes the game.
+@transaction.atomic(savepoint=False)
+def game_finished(
+    *, game: Game, seats: list[Seat], state: rules.Game | None = None, **_signal: object
+) -> None:
+    """Count a tournament game's result in its standings, if ``game`` is one."""
+    if game.sealed_until is None:
+        return
+    play = Play.objects.select_related("tournament").filter(game_id=game.pk).first()
+    if play is None:
+        return
+    # The game as it finishes (its row is written after the signal); a result just
+    # recorded is not hidden yet.
+    play.game = game
+    play_refresh(play, score=seats[0].score if seats else None, hidden=False)
+    _touch(play.tournament_id)
+
+
+def standings_forget_on_delete(*, user: User, **_signal: object) -> None:
+    """A deleted account leaves the standings it was in (``accounts.signals.user_deleting``)."""
+    tournament_ids = Entrant.objects.filter(user=user).values_list("tournament_id", flat=True)
+    for tournament_id in sorted(tournament_ids):
+        _touch(tournament_id)
+
+
+def standings_changed(*, game_ids: list[int]) -> None:
+    """Recount these games' results in their tournaments' standings, if they have any.
+
+    Moderation calls it after hiding or unhiding a result.
+    """
+    plays = list(Play.objects.filter(game_id__in=game_ids).select_related("tournament", "game"))
+    for play in plays:
+        score = play.game.seats.values_list("score", flat=True).first()
+        hidden = SoloResult.objects.filter(game_id=play.game_id, hidden=True).exists()
+        play_refresh(play, score=score, hidden=hidden)
+    for tournament_id in sorted({play.tournament_id for play in plays}):
+        _touch(tournament_id)
+
+
+def play_refresh(play: Play, *, score: int | None, hidden: bool) -> None:
+    """Copy the game's result onto ``play`` if it counts: finished in the window, visible."""
+    game = play.game
+    counted = (
+        game.is_finished
+        and game.finished_at is not None
+        and game.finished_at < play.tournament.ends_at
+        and not game.hidden
+        and not game.assisted
+        and not hidden
+    )
+    play.score = score if counted else None
+    play.finished_at = game.finished_at if play.score is not None else None
+    play.save(update_fields=["score", "finished_at"])
+
+
+@transaction.atomic
+def entrant_disqualify(*, entrant: Entrant, reason: str) -> list[int]:
+    """Take ``entrant`` out of the standings; returns their tournament games' ids.
+
+    The caller (moderation, which checks the permission and writes the audit entry) hides
+    those games, so that their results leave the deals' comparisons too.
+    """
+    entrant = Entrant.objects.select_for_update().get(pk=entrant.pk)
+    if entrant.disqualified:
+        raise ActionRefused(_("This entrant is already disqualified."), status=409)
+    entrant.disqualified = True
+    entrant.disqualified_reason = reason
+    entrant.full_clean()
+    entrant.save(update_fields=["disqualified", "disqualified_reason"])
+    _touch(entrant.tournament_id)
+    return list(entrant.plays.values_list("game_id", flat=True))
+
+
+@transaction.atomic
+def weekly_tournaments_ensure(*, now: datetime.datetime | None = None) -> list[Tournament]:
+    """This week's and next week's weekly tournament of each ruleset, made if missing.
+
+    Monday 00:00 to the next Monday (UTC), ``WEEKLY_DEALS`` deals, open to all. Safe to run
+    any number of times (the scheduler runs it daily). Returns the ones it made.
+    """
+    now = now or timezone.now()
+    monday = week_start(now)
+    made = []
+    for start_day in (monday, monday + WEEK):
+        starts_at = datetime.datetime.combine(start_day, datetime.time(), tzinfo=datetime.UTC)
+        for ruleset in Ruleset:
+            series = f"weekly-{ruleset.value}"
+            if Tournament.objects.filter(series=series, starts_at=starts_at).exists():
+                continue
+            made.append(
+                tournament_create(
+                    # Stored for the admin; pages compose the title (Tournament.title).
+                    name=f"Weekly {ruleset.value} {start_day.isoformat()}",
+                    ruleset=ruleset.value,
+                    deal_count=WEEKLY_DEALS,
+                    starts_at=starts_at,
+                    ends_at=starts_at + WEEK,
+                    series=series,
+                )
+            )
+    return made
