@@ -21,17 +21,35 @@ FLAGS = [
 #: Screenshots land here; git ignores it.
 _ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
 
-# Playwright's sync API runs an event loop in this thread; the ORM calls the tests make
-# around it are still synchronous and safe.
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
-
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[object]:
-    from playwright.sync_api import sync_playwright
+    """Chromium, for one module's tests.
 
+    Playwright's sync API keeps an event loop running in this thread while it is open, so
+    it is closed after each module: tests elsewhere that run coroutines with
+    ``async_to_sync`` (the event streams') need a thread without one. pytest-django runs
+    the transactional tests, these among them, after the others, so a session-wide browser
+    would still be open when they ran.
+    """
     if not shutil.which(CHROMIUM):
         pytest.fail(f"Chromium not found at {CHROMIUM}: install it with apt-get install chromium")
+    # The ORM calls the tests make around the browser are synchronous and safe, though
+    # Django sees the event loop; allowed only while the browser is open.
+    allowed = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    try:
+        yield from _launched()
+    finally:
+        if allowed is None:
+            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+        else:
+            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = allowed
+
+
+def _launched() -> Iterator[object]:
+    from playwright.sync_api import sync_playwright
+
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
         new_context = browser.new_context

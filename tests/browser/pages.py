@@ -16,9 +16,19 @@ def sign_in(page: Any, base: str, username: str) -> None:
     page.wait_for_url(f"{base}/")
 
 
+#: True once the page's scripts have run and htmx has no request, swap or settle under way.
+_SETTLED = """() => document.readyState === "complete"
+  && !document.querySelector(".htmx-request, .htmx-swapping, .htmx-settling")"""
+
+
 def settle(page: Any) -> None:
-    """Wait until no htmx request is in flight: the board is the one the server last drew."""
-    page.wait_for_function("() => !document.querySelector('.htmx-request')")
+    """Wait until the board is the one the server last drew, and live.
+
+    A request's indicator goes before htmx has settled what it swapped in (its links and
+    forms work only after that), and a form sent without htmx reloads the whole page, whose
+    scripts load after its text shows: a key pressed in either gap is lost.
+    """
+    page.wait_for_function(_SETTLED)
 
 
 def click_and_wait(page: Any, locator: Any, expect: str) -> None:

@@ -15,6 +15,7 @@ from axe_playwright_python.sync_playwright import Axe
 from accounts.models import Notification, User
 from games import services
 from games.models import Game
+from tests.browser.pages import settle
 from tests.factories import (
     PASSWORD,
     ReportFactory,
@@ -44,7 +45,7 @@ def place_first_card(page: Any) -> None:
     """Put the card on a slot, so the page shows the worker choices as well."""
     page.locator("[data-slot]").first.click()
     page.locator(".card--draft").wait_for()
-    page.wait_for_function("() => !document.querySelector('.htmx-request')")
+    settle(page)
 
 
 def a_game_in_progress(player: User, play: Callable[[Game, int], Game]) -> Game:

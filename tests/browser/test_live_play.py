@@ -13,14 +13,10 @@ import rules
 from accounts.models import User
 from games import rebuild, services
 from games.models import Game, GameAnalysis
-from tests.browser.pages import sign_in
+from tests.browser.pages import settle, sign_in
 from tests.factories import UserFactory, reference_turn_of, started_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-def settle(page: Any) -> None:
-    page.wait_for_function("() => !document.querySelector('.htmx-request')")
 
 
 def solo_page(page: Any, base: str, *, in_a_row: int = 0) -> tuple[Game, User]:
@@ -53,6 +49,7 @@ def test_enter_commits_after_turning_hinting_or_stepping_to_a_zone(
         page.keyboard.press("Enter")
         expect(page.locator("[data-testid=round]")).to_have_text(f"Round {step + 1} of 16")
         assert rounds_played(game) == step
+        settle(page)
     # Space takes the zone in focus (Enter is the commit).
     page.keyboard.press("1")
     page.locator(".card--draft").first.wait_for()
