@@ -63,16 +63,14 @@ def next_puzzle(
 
 
 def daily_puzzle(day: datetime.date) -> Puzzle | None:
-    """The day's puzzle, the same for everyone: picked by the date among the puzzles made
-    before the day began (all of them on a site younger than a day)."""
+    """The day's puzzle, the same for everyone all day: picked by the date among the
+    puzzles made before the day began (puzzles made during the day change nothing)."""
     start = timezone.make_aware(datetime.datetime.combine(day, datetime.time()))
     puzzles = Puzzle.objects.filter(created_at__lt=start).order_by("pk")
     count = puzzles.count()
     if count == 0:
-        puzzles = Puzzle.objects.order_by("pk")
-        count = puzzles.count()
-        if count == 0:
-            return None
+        # A site younger than the day: its first puzzle, which the day's new ones leave be.
+        return Puzzle.objects.order_by("pk").first()
     digest = hashlib.sha256(f"limes-daily-puzzle:{day.isoformat()}".encode()).digest()
     return puzzles[int.from_bytes(digest[:8], "big") % count]
 

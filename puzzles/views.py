@@ -128,7 +128,8 @@ def _page(
     if puzzle is not None:
         position = selectors.position_of(puzzle)
         context["card"] = position.card
-        if result is None:
+        # The next puzzle is one the player has not answered: no need to look.
+        if result is None and kind != "next":
             attempt = selectors.attempt_of(request.user, puzzle)
             if attempt is not None:
                 result = _result(
