@@ -114,8 +114,13 @@ class Attempt(models.Model):
         NEAR = "near", _("Near miss")
         MISSED = "missed", _("Missed")
 
+    # Indexed by the unique constraint below, which leads with the puzzle.
     puzzle = models.ForeignKey(
-        Puzzle, on_delete=models.CASCADE, related_name="attempts_made", verbose_name=_("puzzle")
+        Puzzle,
+        on_delete=models.CASCADE,
+        related_name="attempts_made",
+        verbose_name=_("puzzle"),
+        db_index=False,
     )
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -134,8 +139,10 @@ class Attempt(models.Model):
         verbose_name = _("puzzle attempt")
         verbose_name_plural = _("puzzle attempts")
         constraints = [
-            # One rated attempt per player and puzzle: a second submit finds this one.
-            models.UniqueConstraint(fields=["user", "puzzle"], name="attempt_one_per_puzzle"),
+            # One rated attempt per player and puzzle: a second submit finds this one. The
+            # puzzle first: the next puzzle's walk probes (puzzle, player) once per puzzle
+            # it steps over, one index entry each (the player's own index is ``user``'s).
+            models.UniqueConstraint(fields=["puzzle", "user"], name="attempt_one_per_puzzle"),
         ]
 
     def __str__(self) -> str:
