@@ -6,88 +6,170 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('games', '0008_game_sealed_until'),
+        ("games", "0008_game_sealed_until"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Puzzle',
+            name="Puzzle",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('key', models.CharField(help_text='The same for one position.', max_length=64, unique=True, verbose_name='position key')),
-                ('origin', models.CharField(choices=[('game', 'A game played on this site'), ('computer', 'A computer game')], max_length=10, verbose_name='origin')),
-                ('round', models.PositiveSmallIntegerField(verbose_name='round')),
-                ('diagonal', models.BooleanField(default=False, verbose_name='diagonal placement')),
-                ('ferryman', models.BooleanField(default=False, verbose_name='fisherman as ferryman')),
-                ('cards', models.JSONField(verbose_name='cards')),
-                ('turns', models.JSONField(verbose_name='turns')),
-                ('best_turn', models.JSONField(verbose_name='best turn')),
-                ('best_value', models.FloatField(verbose_name="best turn's expected score")),
-                ('runner_up', models.FloatField(verbose_name="runner-up's expected score")),
-                ('rating', models.FloatField(default=1500.0, verbose_name='rating')),
-                ('rd', models.FloatField(default=350.0, verbose_name='rating deviation')),
-                ('volatility', models.FloatField(default=0.06, verbose_name='volatility')),
-                ('attempts', models.PositiveIntegerField(default=0, verbose_name='attempts')),
-                ('solves', models.PositiveIntegerField(default=0, verbose_name='solves')),
-                ('created_at', models.DateTimeField(auto_now_add=True, verbose_name='created at')),
-                ('seat', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='games.seat', verbose_name='seat')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "key",
+                    models.CharField(
+                        help_text="The same for one position.",
+                        max_length=64,
+                        unique=True,
+                        verbose_name="position key",
+                    ),
+                ),
+                (
+                    "origin",
+                    models.CharField(
+                        choices=[
+                            ("game", "A game played on this site"),
+                            ("computer", "A computer game"),
+                        ],
+                        max_length=10,
+                        verbose_name="origin",
+                    ),
+                ),
+                ("round", models.PositiveSmallIntegerField(verbose_name="round")),
+                ("diagonal", models.BooleanField(default=False, verbose_name="diagonal placement")),
+                (
+                    "ferryman",
+                    models.BooleanField(default=False, verbose_name="fisherman as ferryman"),
+                ),
+                ("cards", models.JSONField(verbose_name="cards")),
+                ("turns", models.JSONField(verbose_name="turns")),
+                ("best_turn", models.JSONField(verbose_name="best turn")),
+                ("best_value", models.FloatField(verbose_name="best turn's expected score")),
+                ("runner_up", models.FloatField(verbose_name="runner-up's expected score")),
+                ("rating", models.FloatField(default=1500.0, verbose_name="rating")),
+                ("rd", models.FloatField(default=350.0, verbose_name="rating deviation")),
+                ("volatility", models.FloatField(default=0.06, verbose_name="volatility")),
+                ("attempts", models.PositiveIntegerField(default=0, verbose_name="attempts")),
+                ("solves", models.PositiveIntegerField(default=0, verbose_name="solves")),
+                ("created_at", models.DateTimeField(auto_now_add=True, verbose_name="created at")),
+                (
+                    "seat",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to="games.seat",
+                        verbose_name="seat",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'puzzle',
-                'verbose_name_plural': 'puzzles',
-                'ordering': ['pk'],
+                "verbose_name": "puzzle",
+                "verbose_name_plural": "puzzles",
+                "ordering": ["pk"],
             },
         ),
         migrations.CreateModel(
-            name='Attempt',
+            name="Attempt",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('turn', models.JSONField(verbose_name='turn')),
-                ('value', models.FloatField(verbose_name='expected score')),
-                ('result', models.CharField(choices=[('solved', 'Solved'), ('near', 'Near miss'), ('missed', 'Missed')], max_length=8, verbose_name='result')),
-                ('rating_before', models.FloatField(verbose_name='rating before')),
-                ('rating_after', models.FloatField(verbose_name='rating after')),
-                ('created_at', models.DateTimeField(auto_now_add=True, verbose_name='created at')),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='puzzle_attempts', to=settings.AUTH_USER_MODEL, verbose_name='player')),
-                ('puzzle', models.ForeignKey(db_index=False, on_delete=django.db.models.deletion.CASCADE, related_name='attempts_made', to='puzzles.puzzle', verbose_name='puzzle')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("turn", models.JSONField(verbose_name="turn")),
+                ("value", models.FloatField(verbose_name="expected score")),
+                (
+                    "result",
+                    models.CharField(
+                        choices=[("solved", "Solved"), ("near", "Near miss"), ("missed", "Missed")],
+                        max_length=8,
+                        verbose_name="result",
+                    ),
+                ),
+                ("rating_before", models.FloatField(verbose_name="rating before")),
+                ("rating_after", models.FloatField(verbose_name="rating after")),
+                ("created_at", models.DateTimeField(auto_now_add=True, verbose_name="created at")),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="puzzle_attempts",
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="player",
+                    ),
+                ),
+                (
+                    "puzzle",
+                    models.ForeignKey(
+                        db_index=False,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="attempts_made",
+                        to="puzzles.puzzle",
+                        verbose_name="puzzle",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'puzzle attempt',
-                'verbose_name_plural': 'puzzle attempts',
+                "verbose_name": "puzzle attempt",
+                "verbose_name_plural": "puzzle attempts",
             },
         ),
         migrations.CreateModel(
-            name='PuzzlePlayer',
+            name="PuzzlePlayer",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('rating', models.FloatField(default=1500.0, verbose_name='rating')),
-                ('rd', models.FloatField(default=350.0, verbose_name='rating deviation')),
-                ('volatility', models.FloatField(default=0.06, verbose_name='volatility')),
-                ('attempts', models.PositiveIntegerField(default=0, verbose_name='attempts')),
-                ('streak', models.PositiveIntegerField(default=0, verbose_name='streak')),
-                ('best_streak', models.PositiveIntegerField(default=0, verbose_name='best streak')),
-                ('user', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='puzzle_player', to=settings.AUTH_USER_MODEL, verbose_name='player')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("rating", models.FloatField(default=1500.0, verbose_name="rating")),
+                ("rd", models.FloatField(default=350.0, verbose_name="rating deviation")),
+                ("volatility", models.FloatField(default=0.06, verbose_name="volatility")),
+                ("attempts", models.PositiveIntegerField(default=0, verbose_name="attempts")),
+                ("streak", models.PositiveIntegerField(default=0, verbose_name="streak")),
+                ("best_streak", models.PositiveIntegerField(default=0, verbose_name="best streak")),
+                (
+                    "user",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="puzzle_player",
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="player",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'puzzle player',
-                'verbose_name_plural': 'puzzle players',
+                "verbose_name": "puzzle player",
+                "verbose_name_plural": "puzzle players",
             },
         ),
         migrations.AddIndex(
-            model_name='puzzle',
-            index=models.Index(fields=['rating', 'id'], name='puzzle_by_rating'),
+            model_name="puzzle",
+            index=models.Index(fields=["rating", "id"], name="puzzle_by_rating"),
         ),
         migrations.AddConstraint(
-            model_name='puzzle',
-            constraint=models.CheckConstraint(condition=models.Q(('round__gte', 1), ('round__lte', 16)), name='puzzle_round_in_range'),
+            model_name="puzzle",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("round__gte", 1), ("round__lte", 16)),
+                name="puzzle_round_in_range",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='attempt',
-            constraint=models.UniqueConstraint(fields=('puzzle', 'user'), name='attempt_one_per_puzzle'),
+            model_name="attempt",
+            constraint=models.UniqueConstraint(
+                fields=("puzzle", "user"), name="attempt_one_per_puzzle"
+            ),
         ),
     ]
