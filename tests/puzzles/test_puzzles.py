@@ -107,7 +107,15 @@ def test_a_game_in_play_a_hidden_game_and_todays_daily_deal_make_no_puzzle(
     assert services.puzzle_make_from_game(game_id=daily.pk) > 0
     hidden = finish(game_services.game_create_solo(user=user, seed=11), user, committed)
     Puzzle.objects.all().delete()
+    assert services.puzzle_make_from_game(game_id=hidden.pk) > 0
+    Puzzle.objects.all().delete()
     Game.objects.filter(pk=hidden.pk).update(hidden=True)
+    assert services.puzzle_make_from_game(game_id=hidden.pk) == 0
+    # A banned player's games make none either.
+    Game.objects.filter(pk=hidden.pk).update(hidden=False)
+    User.objects.filter(pk=user.pk).update(
+        banned_until=datetime.datetime(2027, 1, 1, tzinfo=datetime.UTC)
+    )
     assert services.puzzle_make_from_game(game_id=hidden.pk) == 0
 
 
@@ -259,6 +267,14 @@ def test_the_daily_puzzle_is_the_same_for_everyone_all_day(
         time_machine.move_to(datetime.datetime(2026, 6, day, 12, 0, tzinfo=datetime.UTC))
         days.add(shown(client))
     assert len(days) > 1
+
+
+def test_make_puzzles_makes_them_from_computer_games_once(puzzles: list[Puzzle]) -> None:
+    out = io.StringIO()
+    call_command("make_puzzles", "--from-computer-games", "2", "--seed", "5", stdout=out)
+    # The fixture made these very games' puzzles: nothing new.
+    assert out.getvalue().strip() == "0 new puzzles."
+    assert Puzzle.objects.count() == len(puzzles)
 
 
 def test_the_demo_puzzles_load_once(puzzles: list[Puzzle]) -> None:
