@@ -41,6 +41,7 @@ urlpatterns = [
     path("", include("api.urls", namespace="api")),
     path("", include("moderation.urls", namespace="moderation")),
     path("", include("social.urls", namespace="social")),
+    path("", include("puzzles.urls", namespace="puzzles")),
     path("", include("leaderboards.urls", namespace="leaderboards")),
     path("", include("tournaments.urls", namespace="tournaments")),
     path("", include("games.urls", namespace="games")),

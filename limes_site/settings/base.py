@@ -55,6 +55,7 @@ INSTALLED_APPS = [
     "leaderboards",
     "tournaments",
     "social",
+    "puzzles",
     "moderation",
     # The public read API (/api/v1/), embeds and personal tokens: reads every app above.
     "api",

@@ -1,0 +1,187 @@
+"""Puzzle pages. Thin: read the request, call a service or selector, render."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.core.exceptions import PermissionDenied
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django.utils.formats import number_format
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+import rules
+from accounts.http import HtmxHttpRequest
+from games import analysis
+from games.boardview import BoardView, Draft, landscape_view, round_view
+from games.daily import today
+from games.services import ActionRefused
+from puzzles import selectors, services
+from puzzles.models import Attempt, Puzzle, PuzzlePlayer
+from puzzles.positions import NEAR_MISS, Grade, Position
+
+#: Puzzles a signed-out visitor answered this session, skipped by the next one.
+SEEN_KEY = "puzzles_seen"
+MAX_SEEN = 200
+
+
+@dataclass(frozen=True)
+class Result:
+    """An answer as the page shows it, the computer's turn beside it."""
+
+    grade: str
+    turn_board: BoardView
+    best_board: BoardView
+    value: str
+    best_value: str
+    loss: str
+    gap: str
+    advice: str
+    rated: bool
+    repeated: bool
+    rating_before: str
+    rating_after: str
+
+
+@require_GET
+def index(request: HtmxHttpRequest) -> HttpResponse:
+    """The next puzzle, chosen near the player's puzzle rating."""
+    player = selectors.player_of(request.user)
+    puzzle = selectors.next_puzzle(
+        request.user, player.rating if player else None, exclude=_seen(request)
+    )
+    return _page(request, puzzle, player, kind="next")
+
+
+@require_GET
+def daily(request: HtmxHttpRequest) -> HttpResponse:
+    """The day's puzzle, the same for everyone."""
+    player = selectors.player_of(request.user)
+    return _page(request, selectors.daily_puzzle(today()), player, kind="daily")
+
+
+@require_GET
+def detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """One puzzle; the draft of the answer lives in the address, as on the game page."""
+    puzzle = get_object_or_404(Puzzle, pk=pk)
+    return _page(request, puzzle, selectors.player_of(request.user), kind="one")
+
+
+@require_POST
+def answer(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """Grade the POSTed turn; show the computer's best turn and why."""
+    puzzle = get_object_or_404(Puzzle, pk=pk)
+    player = selectors.player_of(request.user)
+    try:
+        turn = Draft.from_params(request.POST).turn()
+    except ValueError:
+        return _page(
+            request, puzzle, player, kind="one", error=_("The turn could not be read."), status=400
+        )
+    try:
+        given = services.puzzle_answer(puzzle=puzzle, user=request.user, turn=turn)
+    except ActionRefused as error:
+        return _page(request, puzzle, player, kind="one", error=error.messages[0], status=400)
+    except PermissionDenied as error:
+        return _page(request, puzzle, player, kind="one", error=str(error), status=403)
+    if not request.user.is_authenticated:
+        request.session[SEEN_KEY] = [*_seen(request), puzzle.pk][-MAX_SEEN:]
+    result = _result(
+        given.puzzle,
+        selectors.position_of(puzzle),
+        given.turn,
+        given.value,
+        given.grade,
+        given.attempt,
+        repeated=given.repeated,
+    )
+    player = selectors.player_of(request.user)
+    return _page(request, given.puzzle, player, kind="one", result=result)
+
+
+def _seen(request: HtmxHttpRequest) -> list[int]:
+    if request.user.is_authenticated:
+        return []
+    seen = request.session.get(SEEN_KEY, [])
+    return [pk for pk in seen if isinstance(pk, int)] if isinstance(seen, list) else []
+
+
+def _page(
+    request: HtmxHttpRequest,
+    puzzle: Puzzle | None,
+    player: PuzzlePlayer | None,
+    *,
+    kind: str,
+    result: Result | None = None,
+    error: str = "",
+    status: int = 200,
+) -> HttpResponse:
+    context: dict[str, object] = {
+        "puzzle": puzzle,
+        "player": player,
+        "kind": kind,
+        "error": error,
+        "near_miss": number_format(NEAR_MISS, 1),
+    }
+    if puzzle is not None:
+        position = selectors.position_of(puzzle)
+        context["card"] = position.card
+        # The next puzzle is one the player has not answered: no need to look.
+        if result is None and kind != "next":
+            attempt = selectors.attempt_of(request.user, puzzle)
+            if attempt is not None:
+                result = _result(
+                    puzzle,
+                    position,
+                    rules.turn_from_json(attempt.turn),
+                    attempt.value,
+                    Grade(attempt.result),
+                    attempt,
+                    repeated=True,
+                )
+        if result is None:
+            params = request.POST if request.method == "POST" else request.GET
+            try:
+                draft = Draft.from_params(params)
+            except ValueError:
+                draft, error, status = Draft(), _("The turn could not be read."), 400
+                context["error"] = error
+            context["round"] = round_view(position.board, position.card, position.variants, draft)
+        context["result"] = result
+        context["base_url"] = reverse("puzzles:detail", kwargs={"pk": puzzle.pk})
+    template = "puzzles/puzzle.html"
+    if request.htmx:
+        template += "#board"
+    return render(request, template, context, status=status)
+
+
+def _result(
+    puzzle: Puzzle,
+    position: Position,
+    turn: rules.Turn,
+    value: float,
+    grade: Grade,
+    attempt: Attempt | None,
+    *,
+    repeated: bool,
+) -> Result:
+    best_value, best = position.valued()[0]
+    played = rules.turn_to_json(turn)
+    advice = "" if grade == Grade.SOLVED else analysis.advice(played, rules.turn_to_json(best))
+    board = position.board
+    return Result(
+        grade=grade.value,
+        turn_board=landscape_view(board.play(position.card, turn, position.variants)),
+        best_board=landscape_view(board.play(position.card, best, position.variants)),
+        value=number_format(value, 1),
+        best_value=number_format(best_value, 1),
+        loss=number_format(max(0.0, best_value - value), 1),
+        gap=number_format(puzzle.gap, 1),
+        advice=advice,
+        rated=attempt is not None,
+        repeated=repeated,
+        rating_before=number_format(attempt.rating_before, 0) if attempt else "",
+        rating_after=number_format(attempt.rating_after, 0) if attempt else "",
+    )
