@@ -43,5 +43,6 @@ urlpatterns = [
     path("", include("social.urls", namespace="social")),
     path("", include("leaderboards.urls", namespace="leaderboards")),
     path("", include("tournaments.urls", namespace="tournaments")),
+    path("", include("learn.urls", namespace="learn")),
     path("", include("games.urls", namespace="games")),
 ]
