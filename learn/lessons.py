@@ -237,12 +237,11 @@ class Step:
                 "Your farmer scores %(points)d: one point for each of the %(n)d zones of its field."
             ),
             rules.Terrain.WATER: lambda: _(
-                "Your fisherman scores %(points)d: one point for each hut beside its lake of "
-                "%(n)d zones."
+                "Your fisherman scores %(points)d: one point for each hut beside its lake."
             ),
             rules.Terrain.FOREST: lambda: _(
                 "Your woodcutter scores %(points)d: one point for each region bordering its "
-                "forest of %(n)d zones. Every tower is a region of its own."
+                "forest. Every tower is a region of its own."
             ),
             rules.Terrain.TOWER: lambda: _(
                 "Your watchman scores %(points)d: one point for each forest zone it sees in a "
