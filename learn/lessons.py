@@ -258,7 +258,8 @@ class Step:
 
     def _profession(self, turn: rules.Turn, after: rules.Board) -> rules.Profession:
         worker = turn.worker
-        zone = worker.target if isinstance(worker, rules.MoveWorker) else worker.zone  # type: ignore[union-attr]
+        assert isinstance(worker, rules.PlaceWorker | rules.MoveWorker)
+        zone = worker.target if isinstance(worker, rules.MoveWorker) else worker.zone
         found = after.landscape.zone_at(zone)
         assert found is not None
         return found.terrain.profession

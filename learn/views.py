@@ -25,8 +25,10 @@ def _passed(request: HtmxHttpRequest) -> set[int]:
     return {n for n in stored if isinstance(n, int)} if isinstance(stored, list) else set()
 
 
-def _next_step(passed: set[int]) -> int:
-    return next((s.number for s in STEPS if s.number not in passed), STEPS[-1].number)
+def _next_url(passed: set[int]) -> str:
+    """The first step not passed yet; the finish page once all are."""
+    number = next((s.number for s in STEPS if s.number not in passed), None)
+    return reverse("learn:finish") if number is None else reverse("learn:step", args=[number])
 
 
 @require_GET
@@ -36,7 +38,7 @@ def index(request: HtmxHttpRequest) -> HttpResponse:
     return render(
         request,
         "learn/index.html",
-        {"steps": STEPS, "passed": passed, "next_step": _next_step(passed)},
+        {"steps": STEPS, "passed": passed, "next_url": _next_url(passed)},
     )
 
 

@@ -63,6 +63,15 @@ def test_every_step_is_passed_by_its_expected_action_up_to_the_finish_page(clien
     assert 'href="/puzzles/"' in finish
     overview = client.get(reverse("learn:index")).content.decode()
     assert overview.count('data-testid="passed"') == len(STEPS)
+    assert f'href="{reverse("learn:finish")}" data-testid="start"' in overview
+
+
+def test_a_signed_in_player_learns_the_same_way(client_logged_in: Client) -> None:
+    step = STEPS[0]
+    response = client_logged_in.post(_url(step), _fields(step.expected), **HTMX)
+    assert _explanation(response.content.decode()).startswith("Right!")
+    overview = client_logged_in.get(reverse("learn:index")).content.decode()
+    assert f'href="{_url(STEPS[1])}" data-testid="start"' in overview
 
 
 @pytest.mark.parametrize("step", STEPS, ids=lambda s: str(s.number))
