@@ -12,6 +12,7 @@ from django.urls import reverse
 from django.utils import translation
 
 import rules
+from games.boardview import Draft
 from learn.lessons import STEPS, Step
 from tests.i18n.words import words
 from tests.pages import HTMX, turn_fields
@@ -136,6 +137,19 @@ def test_show_me_puts_the_expected_action_on_the_board(client: Client) -> None:
     assert 'name="place"' in shown and "one good way" in shown
 
 
+@pytest.mark.parametrize("step", STEPS, ids=lambda s: str(s.number))
+def test_show_me_draws_every_step_s_expected_action_ready_to_check(
+    client: Client, step: Step
+) -> None:
+    url = f"{_url(step)}?{Draft.from_turn(step.expected).params()}&show=1"
+    html = client.get(url).content.decode()
+    assert "one good way" in html and 'class="error"' not in html
+    at = "{},{}".format(*step.expected.placement.card_at)
+    assert f'name="at" value="{at}"' in html
+    assert 'data-testid="commit"' in html
+    assert not re.search(r'data-testid="commit"\s+disabled', html)
+
+
 def test_the_draft_is_drawn_on_the_board_with_the_game_s_own_controls(client: Client) -> None:
     step = STEPS[0]
     first = client.get(_url(step)).content.decode()
@@ -144,10 +158,10 @@ def test_the_draft_is_drawn_on_the_board_with_the_game_s_own_controls(client: Cl
     placed = client.get(_url(step) + "?rot=90&at=1,0", **HTMX).content.decode()
     assert placed.lstrip().startswith('<section id="board"')
     assert 'name="at" value="1,0"' in placed
-    assert (
-        '<button type="submit" class="button primary" data-key="commit" data-testid="commit"  aria'
-        in placed
-    )
+    # The card is placed: the commit button is live, and the first card stays unchanged.
+    assert 'data-testid="commit"' in placed
+    assert not re.search(r'data-testid="commit"\s+disabled', placed)
+    assert re.search(r'data-testid="commit"\s+disabled', first)
 
 
 @pytest.mark.parametrize("language", ["cs", "de", "fr"])
