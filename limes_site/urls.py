@@ -44,5 +44,6 @@ urlpatterns = [
     path("", include("puzzles.urls", namespace="puzzles")),
     path("", include("leaderboards.urls", namespace="leaderboards")),
     path("", include("tournaments.urls", namespace="tournaments")),
+    path("", include("learn.urls", namespace="learn")),
     path("", include("games.urls", namespace="games")),
 ]

@@ -52,6 +52,7 @@ INSTALLED_APPS = [
     "ninja",
     "accounts",
     "games",
+    "learn",
     "leaderboards",
     "tournaments",
     "social",

@@ -118,6 +118,9 @@ ANONYMOUS_PAGES = {
     "sign up": reverse_lazy("account_signup"),
     "password reset": reverse_lazy("account_reset_password"),
     "account closed": reverse_lazy("moderation:banned"),
+    "first game": reverse_lazy("learn:index"),
+    "first game's lesson": reverse_lazy("learn:step", args=[5]),
+    "first game's end": reverse_lazy("learn:finish"),
 }
 
 

@@ -1,0 +1,119 @@
+"""The first game's pages. Thin: read the request, ask the lesson's judge, render.
+
+Progress lives in the session (no account needed): the numbers of the steps passed.
+Nothing is stored but a passed step, so a refused or malformed action changes nothing.
+"""
+
+from __future__ import annotations
+
+from django.http import Http404, HttpResponse, QueryDict
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods
+from django_htmx.http import replace_url
+
+from accounts.http import HtmxHttpRequest
+from games.boardview import Draft, landscape_view, round_view
+from learn.lessons import STEPS, Step, Verdict
+
+SESSION_KEY = "learn_passed"
+
+
+def _passed(request: HtmxHttpRequest) -> set[int]:
+    stored = request.session.get(SESSION_KEY, [])
+    return {n for n in stored if isinstance(n, int)} if isinstance(stored, list) else set()
+
+
+def _next_url(passed: set[int]) -> str:
+    """The first step not passed yet; the finish page once all are."""
+    number = next((s.number for s in STEPS if s.number not in passed), None)
+    return reverse("learn:finish") if number is None else reverse("learn:step", args=[number])
+
+
+@require_GET
+def index(request: HtmxHttpRequest) -> HttpResponse:
+    """The overview: what the first game teaches, and where to start or go on."""
+    passed = _passed(request)
+    return render(
+        request,
+        "learn/index.html",
+        {"steps": STEPS, "passed": passed, "next_url": _next_url(passed)},
+    )
+
+
+@require_http_methods(["GET", "POST"])
+def step(request: HtmxHttpRequest, number: int) -> HttpResponse:
+    """A lesson: GET shows it with the draft of the address; POST submits the turn."""
+    if not 1 <= number <= len(STEPS):
+        raise Http404
+    lesson = STEPS[number - 1]
+    params: QueryDict = request.POST if request.method == "POST" else request.GET
+    try:
+        draft = Draft.from_params(params)
+    except ValueError:
+        return HttpResponse(
+            _("That choice could not be read."), status=400, content_type="text/plain"
+        )
+    if request.method == "GET":
+        return _render(request, lesson, draft, shown=params.get("show") == "1")
+    try:
+        turn = draft.turn()
+    except ValueError as error:
+        return HttpResponse(str(error), status=400, content_type="text/plain")
+    verdict = lesson.judge(turn)
+    if verdict.passed:
+        passed = _passed(request) | {lesson.number}
+        request.session[SESSION_KEY] = sorted(passed)
+    response = _render(request, lesson, Draft(), verdict=verdict)
+    if not verdict.legal:
+        response.status_code = 422
+    return replace_url(response, reverse("learn:step", args=[lesson.number]))
+
+
+def _render(
+    request: HtmxHttpRequest,
+    lesson: Step,
+    draft: Draft,
+    *,
+    verdict: Verdict | None = None,
+    shown: bool = False,
+) -> HttpResponse:
+    passed = _passed(request)
+    context: dict[str, object] = {
+        "lesson": lesson,
+        "steps": STEPS,
+        "total": len(STEPS),
+        "passed": passed,
+        "verdict": verdict,
+        "shown": shown,
+        "show_me": Draft.from_turn(lesson.expected).params() + "&show=1",
+        "oob": bool(request.htmx),
+    }
+    if verdict is not None and verdict.passed:
+        context["result"] = landscape_view(verdict.board, draft_at=_placed_at(verdict))
+    else:
+        context["round"] = round_view(lesson.board, lesson.card, lesson.variants, draft)
+    if lesson.number < len(STEPS):
+        context["next_url"] = reverse("learn:step", args=[lesson.number + 1])
+    else:
+        context["next_url"] = reverse("learn:finish")
+    template = "learn/step.html"
+    if request.htmx and not request.htmx.boosted:
+        template += "#board"
+    return render(request, template, context)
+
+
+def _placed_at(verdict: Verdict) -> tuple[int, int]:
+    return verdict.board.cards[-1].card_at
+
+
+@require_GET
+def finish(request: HtmxHttpRequest) -> HttpResponse:
+    """The end of the first game: how far the learner got, and where to play next."""
+    passed = _passed(request)
+    return render(
+        request,
+        "learn/finish.html",
+        {"passed": len(passed & {s.number for s in STEPS}), "total": len(STEPS)},
+    )
