@@ -112,8 +112,14 @@ def _placed_at(verdict: Verdict) -> tuple[int, int]:
 def finish(request: HtmxHttpRequest) -> HttpResponse:
     """The end of the first game: how far the learner got, and where to play next."""
     passed = _passed(request)
+    done = len(passed & {s.number for s in STEPS})
     return render(
         request,
         "learn/finish.html",
-        {"passed": len(passed & {s.number for s in STEPS}), "total": len(STEPS)},
+        {
+            "passed": done,
+            "total": len(STEPS),
+            "complete": done == len(STEPS),
+            "next_url": _next_url(passed),
+        },
     )

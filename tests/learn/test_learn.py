@@ -61,7 +61,8 @@ def test_every_step_is_passed_by_its_expected_action_up_to_the_finish_page(clien
     # The last step's "Finish" leads to the finish page, which counts every step done.
     finish = client.get(reverse("learn:finish")).content.decode()
     assert f"Steps done: {len(STEPS)} of {len(STEPS)}." in finish
-    assert 'href="/puzzles/"' in finish
+    assert f'href="{reverse("puzzles:index")}"' in finish
+    assert "You have played the first game" in finish
     overview = client.get(reverse("learn:index")).content.decode()
     assert overview.count('data-testid="passed"') == len(STEPS)
     assert f'href="{reverse("learn:finish")}" data-testid="start"' in overview
@@ -222,3 +223,12 @@ def test_the_menu_and_the_front_page_lead_to_the_first_game(client: Client) -> N
     home = client.get(reverse("games:home")).content.decode()
     assert f'href="{reverse("learn:index")}" data-testid="nav-learn"' in home
     assert 'data-testid="learn-link"' in home
+
+
+def test_the_finish_page_says_so_when_steps_are_left_and_links_the_next_one(
+    client: Client,
+) -> None:
+    finish = client.get(reverse("learn:finish")).content.decode()
+    assert "You have played the first game" not in finish
+    assert f"Steps done: 0 of {len(STEPS)}." in finish
+    assert f'href="{reverse("learn:step", args=[1])}" data-testid="continue"' in finish
