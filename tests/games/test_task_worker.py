@@ -87,6 +87,10 @@ def _running() -> int:
     return DBTaskResult.objects.filter(status=TaskResultStatus.RUNNING).count()
 
 
+def _ready() -> int:
+    return DBTaskResult.objects.filter(status=TaskResultStatus.READY).count()
+
+
 @pytest.fixture
 def bots_waiting() -> Game:
     """A game against a strong computer at its last round: the person has played it, and
@@ -119,7 +123,7 @@ def test_work_of_killed_workers_is_done_by_another_exactly_once(
     bot_seat = bots_waiting.seats.get(user__isnull=True)
     assert Move.objects.filter(seat=bot_seat).count() == 15
     assert GameAnalysis.objects.get(game=analysis_waiting).status == GameAnalysis.Status.PENDING
-    assert DBTaskResult.objects.filter(status=TaskResultStatus.READY).count() == 2
+    assert _ready() == 2
 
     with transaction.atomic():
         # Held: the computer's move waits for its game, the analysis for its row.
@@ -143,7 +147,8 @@ def test_work_of_killed_workers_is_done_by_another_exactly_once(
         "both games analysed",
         workers,
     )
-    _until(lambda: _running() == 0, "the queue is done", workers)
+    # The queue is done when nothing waits or runs: the analyses queue the puzzles' work.
+    _until(lambda: _running() == 0 and _ready() == 0, "the queue is done", workers)
     third.send_signal(signal.SIGTERM)
     third.wait()
 
@@ -159,8 +164,15 @@ def test_work_of_killed_workers_is_done_by_another_exactly_once(
         (r.task_path.rsplit(".", 1)[1], r.args_kwargs["args"][0]): r
         for r in DBTaskResult.objects.all()
     }
-    assert len(results) == DBTaskResult.objects.count() == 3
+    assert len(results) == DBTaskResult.objects.count()
     assert {r.status for r in results.values()} == {TaskResultStatus.SUCCESSFUL}
+    # Each finished analysis queued its game's puzzles once, done by the worker alive.
+    made = {key: r for key, r in results.items() if key[0] == "puzzles_make"}
+    assert sorted(made) == sorted(
+        ("puzzles_make", game.pk) for game in (bots_waiting, analysis_waiting)
+    )
+    assert {tuple(r.worker_ids) for r in made.values()} == {("w3",)}
+    assert len(results) - len(made) == 3
     assert results["bots_play", bots_waiting.pk].return_value == 1
     assert results["bots_play", bots_waiting.pk].worker_ids == ["w1", "w3"]
     assert results["game_analyse", analysis_waiting.pk].worker_ids == ["w2", "w3"]
