@@ -4,7 +4,9 @@ The standings are computed from the entrants' finished games in one query and ca
 under the tournament's ``version``, which every change they show bumps: a finish costs
 the standings one UPDATE (and a read of the version it pushes to the pages), and a page
 reads them from the cache. The one change without a write, a ban running out, is kept as
-the moment until which the cached standings hold.
+the moment until which the cached standings hold. While a tournament runs, the change's
+own request counts its new standings after commit, before its pages are told of it
+(``services._touch``): the pages that ask at once all find them counted.
 """
 
 from __future__ import annotations

@@ -8,6 +8,7 @@ everything as it was; every function is one transaction. ``game_finished`` recei
 from __future__ import annotations
 
 import datetime
+import functools
 import secrets
 
 from django.core.exceptions import PermissionDenied
@@ -23,6 +24,7 @@ from games.models import Game, Ruleset, Seat, SoloResult
 from games.services import ActionRefused, ensure_not_banned, game_create_solo
 from leaderboards.daily import week_start
 from leaderboards.services import deal_register
+from tournaments import selectors
 from tournaments.models import (
     MAX_DEALS,
     MIN_DEALS,
@@ -210,9 +212,19 @@ def _touch(tournament_id: int) -> None:
     # Every change the standings show: a new version (their cache key), and the pages told
     # of it once it commits. The event says only the version, never a sealed deal's score.
     Tournament.objects.filter(pk=tournament_id).update(version=F("version") + 1)
-    version = Tournament.objects.filter(pk=tournament_id).values_list("version", flat=True).first()
-    if version is not None:
-        push.publish(tournament_channel(tournament_id), STANDINGS, {"version": version})
+    tournament = Tournament.objects.filter(pk=tournament_id).first()
+    if tournament is None:
+        return
+    if tournament.is_running:
+        # Told of it, every open page asks for the new standings at once: count them here,
+        # once, before telling (after-commit work runs in order), so that none of those
+        # requests finds the cache cold and counts them again.
+        transaction.on_commit(functools.partial(_standings_warm, tournament), robust=True)
+    push.publish(tournament_channel(tournament_id), STANDINGS, {"version": tournament.version})
+
+
+def _standings_warm(tournament: Tournament) -> None:
+    selectors.standings(tournament)
 
 
 # No savepoint of its own: it runs inside the transaction that finishes the game.

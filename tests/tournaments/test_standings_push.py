@@ -224,3 +224,21 @@ def test_lifting_a_ban_puts_the_entrant_back_at_once(
         ana.username,
         ben.username,
     }
+
+
+def test_the_pages_told_of_a_finish_find_its_standings_already_counted(
+    play_rounds: Callable[[Game, int], Game],
+    django_capture_on_commit_callbacks: Capture,
+    django_assert_num_queries: Callable[[int], AbstractContextManager[Any]],
+) -> None:
+    tournament = running()
+    ana, ben = entered(tournament, 2)
+    finish(tournament, ana, 6, play_rounds)
+    with django_capture_on_commit_callbacks(execute=True):
+        finish(tournament, ben, 2, play_rounds)
+    tournament.refresh_from_db()
+    # As in another process of the site: nothing of this one's own copy.
+    selectors._recent.clear()
+    with django_assert_num_queries(0):
+        rows = selectors.standings(tournament)
+    assert [row.username for row in rows] == [ana.username, ben.username]
