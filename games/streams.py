@@ -29,7 +29,7 @@ import secrets
 import socket
 import weakref
 from collections import defaultdict
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -283,6 +283,51 @@ async def game_events(game_id: int, known: str) -> AsyncIterator[str]:
             yield _game_event(version)
 
 
+def closing(read: Callable[[], int | None]) -> Callable[[], int | None]:
+    """``read``, then the thread's connection back to the pool (``_state``'s reason)."""
+
+    def reading() -> int | None:
+        try:
+            return read()
+        finally:
+            if not connection.in_atomic_block:  # (a test's transaction is left alone)
+                connection.close()
+
+    return reading
+
+
+async def version_events(
+    channel: str, event: str, read: Callable[[], int | None], known: str
+) -> AsyncIterator[str]:
+    """The events of a page showing one versioned thing, whose browser has seen ``known``.
+
+    For another app's stream: ``read`` (a plain function, run in a thread) gives the
+    current version, ``None`` when the thing is gone; each ``event`` published on
+    ``channel`` carries ``{"version": n}``, passed on with the version as its id.
+    """
+    async with hub().subscribe(channel) as queue:
+        version = await sync_to_async(closing(read))()
+        yield f"retry: {RETRY_MILLISECONDS}\n\n"
+        if version is None:
+            return
+        if str(version) != known:
+            yield sse(event, json.dumps({"version": version}), str(version))
+        while True:
+            message = await _next(queue, KEEPALIVE_SECONDS)
+            if message is None:
+                yield ": keep-alive\n\n"
+                continue
+            if message is RESYNC:
+                version = await sync_to_async(closing(read))()
+                if version is None:
+                    return
+            elif message.event == event:
+                version = int(message.data.get("version", version))
+            else:
+                continue
+            yield sse(event, json.dumps({"version": version}), str(version))
+
+
 async def lobby_events() -> AsyncIterator[str]:
     """The events of the lobby's page: its list of open games may have changed."""
     async with hub().subscribe(push.LOBBY) as queue:
@@ -294,7 +339,8 @@ async def lobby_events() -> AsyncIterator[str]:
             yield ": keep-alive\n\n" if message is None else sse("lobby", "{}")
 
 
-def _stream(events: AsyncIterator[str]) -> StreamingHttpResponse:
+def stream_response(events: AsyncIterator[str]) -> StreamingHttpResponse:
+    """The response that sends ``events`` to the browser as they come."""
     response = StreamingHttpResponse(events, content_type="text/event-stream")
     response["Cache-Control"] = "no-cache, no-store"
     # No proxy may hold events back to fill a buffer.
@@ -302,7 +348,8 @@ def _stream(events: AsyncIterator[str]) -> StreamingHttpResponse:
     return response
 
 
-def _pushes(request: HttpRequest) -> bool:
+def pushes(request: HttpRequest) -> bool:
+    """Whether ``request`` may hold a stream; else the view answers 204 (the page polls)."""
     # Under WSGI a stream would hold a whole worker for as long as the tab is open: there
     # the page is told (204: the browser stops trying) to go on polling.
     return isinstance(request, ASGIRequest)
@@ -316,15 +363,15 @@ async def game_stream(request: HttpRequest, pk: int) -> HttpResponseBase:
         # As the poll: without a page drawn for this session, the game is missing. A bare
         # answer (a browser's EventSource shows no page): no session, menu or query.
         return HttpResponseNotFound(_("No such game."), content_type="text/plain")
-    if not _pushes(request):
+    if not pushes(request):
         return HttpResponse(status=204)
     known = request.headers.get("Last-Event-ID") or request.GET.get("v", "")
-    return _stream(game_events(pk, known[:20]))
+    return stream_response(game_events(pk, known[:20]))
 
 
 @poll
 async def lobby_stream(request: HttpRequest) -> HttpResponseBase:
     """The lobby's events: a game opened, filled, started or was called off."""
-    if not _pushes(request):
+    if not pushes(request):
         return HttpResponse(status=204)
-    return _stream(lobby_events())
+    return stream_response(lobby_events())

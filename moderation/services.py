@@ -77,6 +77,8 @@ def user_ban(
     _clean(user, ["banned_until", "ban_reason"])
     user.save(update_fields=["banned_until", "ban_reason"])
     resigned = games.services.user_resign_everywhere(user=user)
+    # While banned, the player leaves the standings of the tournaments they entered.
+    tournaments.services.player_standings_changed(user=user)
     _audit(
         moderator,
         AuditEntry.Action.BAN,
@@ -104,6 +106,7 @@ def user_unban(*, moderator: User, user: User, reason: str = "") -> User:
     user.banned_until = None
     user.ban_reason = ""
     user.save(update_fields=["banned_until", "ban_reason"])
+    tournaments.services.player_standings_changed(user=user)
     _audit(moderator, AuditEntry.Action.UNBAN, target=user, reason=reason)
     return user
 

@@ -2,7 +2,11 @@
 
 The standings are computed from the entrants' finished games in one query and cached
 under the tournament's ``version``, which every change they show bumps: a finish costs
-the standings one UPDATE, and a page reads them from the cache.
+the standings one UPDATE (and a read of the version it pushes to the pages), and a page
+reads them from the cache. The one change without a write, a ban running out, is kept as
+the moment until which the cached standings hold. While a tournament runs, the change's
+own request counts its new standings after commit, before its pages are told of it
+(``services._touch``): the pages that ask at once all find them counted.
 """
 
 from __future__ import annotations
@@ -41,7 +45,7 @@ class StandingRow:
 
 
 def standings(tournament: Tournament) -> list[StandingRow]:
-    """Every entrant not disqualified, best first.
+    """Every entrant not disqualified, deleted or banned, best first.
 
     Order: the sum of the deals' matchpoint percentages (a deal not finished within the
     window scores 0); then the sum of the scores; then who finished their last deal
@@ -52,32 +56,54 @@ def standings(tournament: Tournament) -> list[StandingRow]:
     key = f"tournaments:standings:{tournament.pk}:{made}:{tournament.version}"
     # This process's copy first: a running tournament's page is asked for often, and
     # unpickling a thousand rows from the shared cache costs more than drawing the page.
-    rows = _recent.get(key)
-    if rows is None:
-        rows = cache.get(key)
-        if rows is None:
-            rows = _standings(tournament)
-            cache.set(key, rows, STANDINGS_SECONDS)
-        _recent[key] = rows
+    # A ban or its lifting bumps the version; a ban running out does not, so standings
+    # counted without a banned entrant hold only until the first such ban ends.
+    now = timezone.now()
+    found = _recent.get(key)
+    if found is None or not found.holds(now):
+        found = cache.get(key)
+        if not isinstance(found, Standings) or not found.holds(now):
+            found = _standings(tournament, now)
+            cache.set(key, found, STANDINGS_SECONDS)
+        _recent[key] = found
         while len(_recent) > RECENT_STANDINGS:
             del _recent[next(iter(_recent))]
-    return rows
+    return found.rows
+
+
+@dataclass(frozen=True)
+class Standings:
+    """The standings as cached: the rows, and until when they hold (a ban's end)."""
+
+    rows: list[StandingRow]
+    until: datetime.datetime | None
+
+    def holds(self, now: datetime.datetime) -> bool:
+        return self.until is None or now < self.until
 
 
 # Standings kept in this process, by cache key (the version is in it, so a copy is never
-# stale): the latest few, oldest dropped first.
+# stale but for a ban running out): the latest few, oldest dropped first.
 RECENT_STANDINGS = 16
-_recent: dict[str, list[StandingRow]] = {}
+_recent: dict[str, Standings] = {}
 
 
-def _standings(tournament: Tournament) -> list[StandingRow]:
-    entrants = list(
+def _standings(tournament: Tournament, now: datetime.datetime) -> Standings:
+    entrants = []
+    # A banned entrant counts for nobody while the ban is in force: these lines hold until
+    # the first such ban ends.
+    until: datetime.datetime | None = None
+    for entrant_id, user_id, username, banned_until in (
         Entrant.objects.filter(
             tournament=tournament, disqualified=False, user__deleted_at__isnull=True
         )
         .order_by("joined_at", "pk")
-        .values_list("pk", "user_id", "user__username")
-    )
+        .values_list("pk", "user_id", "user__username", "user__banned_until")
+    ):
+        if banned_until is not None and banned_until > now:
+            until = banned_until if until is None else min(until, banned_until)
+        else:
+            entrants.append((entrant_id, user_id, username))
     numbers = dict(tournament.deals.values_list("pk", "number"))
     standing = {entrant_id for entrant_id, _user, _name in entrants}
     counted = Play.objects.filter(tournament=tournament, score__isnull=False)
@@ -93,7 +119,7 @@ def _standings(tournament: Tournament) -> list[StandingRow]:
     tables: dict[int, Counter[int]] = defaultdict(Counter)
     results: dict[int, dict[int, int]] = defaultdict(dict)
     for entrant_id, deal_id, score in counted.values_list("entrant_id", "deal_id", "score"):
-        # Disqualified entrants and deleted accounts count for nobody.
+        # Disqualified or banned entrants and deleted accounts count for nobody.
         if entrant_id not in standing or score is None:
             continue
         number = numbers[deal_id]
@@ -123,7 +149,7 @@ def _standings(tournament: Tournament) -> list[StandingRow]:
         )
         rank = previous.rank if same and previous is not None else i + 1
         rows.append(StandingRow(rank, user_id, username, total, score_sum, last_at, shown, scores))
-    return rows
+    return Standings(rows, until)
 
 
 @dataclass(frozen=True)

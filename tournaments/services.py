@@ -8,6 +8,7 @@ everything as it was; every function is one transaction. ``game_finished`` recei
 from __future__ import annotations
 
 import datetime
+import functools
 import secrets
 
 from django.core.exceptions import PermissionDenied
@@ -18,10 +19,12 @@ from django.utils.translation import gettext as _
 
 import rules
 from accounts.models import User
+from games import push
 from games.models import Game, Ruleset, Seat, SoloResult
 from games.services import ActionRefused, ensure_not_banned, game_create_solo
 from leaderboards.daily import week_start
 from leaderboards.services import deal_register
+from tournaments import selectors
 from tournaments.models import (
     MAX_DEALS,
     MIN_DEALS,
@@ -196,8 +199,32 @@ def deal_play(*, tournament: Tournament, user: User, number: int) -> Game:
     return game
 
 
+STANDINGS = "standings"
+"""The event, on a tournament's channel, that its standings changed (data: the version)."""
+
+
+def tournament_channel(tournament_id: int) -> str:
+    """The channel of one tournament's page (``tournaments.streams``)."""
+    return f"tournament:{tournament_id}"
+
+
 def _touch(tournament_id: int) -> None:
+    # Every change the standings show: a new version (their cache key), and the pages told
+    # of it once it commits. The event says only the version, never a sealed deal's score.
     Tournament.objects.filter(pk=tournament_id).update(version=F("version") + 1)
+    tournament = Tournament.objects.filter(pk=tournament_id).first()
+    if tournament is None:
+        return
+    if tournament.is_running:
+        # Told of it, every open page asks for the new standings at once: count them here,
+        # once, before telling (after-commit work runs in order), so that none of those
+        # requests finds the cache cold and counts them again.
+        transaction.on_commit(functools.partial(_standings_warm, tournament), robust=True)
+    push.publish(tournament_channel(tournament_id), STANDINGS, {"version": tournament.version})
+
+
+def _standings_warm(tournament: Tournament) -> None:
+    selectors.standings(tournament)
 
 
 # No savepoint of its own: it runs inside the transaction that finishes the game.
@@ -220,6 +247,17 @@ def game_finished(
 
 def standings_forget_on_delete(*, user: User, **_signal: object) -> None:
     """A deleted account leaves the standings it was in (``accounts.signals.user_deleting``)."""
+    player_standings_changed(user=user)
+
+
+@transaction.atomic
+def player_standings_changed(*, user: User) -> None:
+    """Recount the standings of every tournament ``user`` entered.
+
+    Moderation calls it when it bans ``user`` (who leaves those standings while the ban is
+    in force) or lifts the ban; a ban that simply runs out needs no call (the standings
+    cached while it was in force say until when they hold: ``selectors.standings``).
+    """
     tournament_ids = Entrant.objects.filter(user=user).values_list("tournament_id", flat=True)
     for tournament_id in sorted(tournament_ids):
         _touch(tournament_id)

@@ -88,7 +88,11 @@ def _page_number(request: HtmxHttpRequest) -> int:
 
 
 def detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    """A tournament: its rules, the viewer's deals, and the standings (polled while live)."""
+    """A tournament: its rules, the viewer's deals, and the standings (pushed while live).
+
+    While the tournament runs the page listens to ``tournaments.streams``; each ``standings``
+    event (or, while the stream is down, a 15 s poll) asks this view for the standings alone.
+    """
     tournament = get_object_or_404(Tournament, pk=pk)
     viewer = _viewer(request)
     rows = selectors.standings(tournament)

@@ -228,7 +228,7 @@ def test_the_pages_show_running_and_past_tournaments_with_winners(
     assert "Autumn open" in page
     detail = client.get(reverse("tournaments:detail", args=[tournament.pk]))
     assert b'data-testid="tie-breaks"' in detail.content
-    assert b'hx-trigger="every 15s"' in detail.content
+    assert b'hx-trigger="every 15s, sse:standings"' in detail.content
     fragment = client.get(reverse("tournaments:detail", args=[tournament.pk]), **HTMX)
     assert b"<html" not in fragment.content and b'id="standings"' in fragment.content
     for page_number in ("\u0661", "99999999999", "-3", "x\x00"):
