@@ -1,9 +1,14 @@
-"""Helpers for page tests: htmx requests, a round's form fields, the boards as listed."""
+"""Helpers for page tests: htmx requests, a round's form fields, the boards as listed, the
+events of a page's stream."""
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import AsyncIterator
 from typing import Any
 
+from django.http import StreamingHttpResponse
+from django.http.response import HttpResponseBase
 from django.test import Client
 from django.urls import reverse
 
@@ -54,3 +59,38 @@ def client_for(user: User) -> Client:
     client = Client()
     client.force_login(user)
     return client
+
+
+#: How long a stream may say nothing: long enough for a loaded machine; a stream that says
+#: nothing fails the test, never hangs it.
+STREAM_WAIT_SECONDS = 20.0
+
+
+class Events:
+    """The events of one open stream (an async client's response), as a browser's
+    EventSource parses them."""
+
+    def __init__(self, response: HttpResponseBase) -> None:
+        assert isinstance(response, StreamingHttpResponse), response.status_code
+        assert response.status_code == 200
+        assert response["Content-Type"] == "text/event-stream"
+        self._chunks: AsyncIterator[bytes] = aiter(response.streaming_content)  # type: ignore[arg-type]
+        self._buffer = ""
+
+    async def next(self) -> dict[str, str]:
+        """The next event with a name (keep-alive comments and ``retry`` skipped)."""
+        while True:
+            while "\n\n" not in self._buffer:
+                chunk = await asyncio.wait_for(anext(self._chunks), STREAM_WAIT_SECONDS)
+                self._buffer += chunk.decode() if isinstance(chunk, bytes) else str(chunk)
+            block, self._buffer = self._buffer.split("\n\n", 1)
+            fields = dict(
+                line.split(": ", 1) for line in block.splitlines() if not line.startswith(":")
+            )
+            if "event" in fields:
+                return fields
+
+    async def close(self) -> None:
+        closing = getattr(self._chunks, "aclose", None)
+        if closing is not None:
+            await closing()

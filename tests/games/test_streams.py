@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import asyncio
 import datetime
 import json
 import os
 import subprocess
 import sys
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
@@ -17,8 +16,6 @@ import pytest
 from asgiref.sync import async_to_sync, sync_to_async
 from django.conf import settings
 from django.db import connection
-from django.http import StreamingHttpResponse
-from django.http.response import HttpResponseBase
 from django.test import AsyncClient, Client
 from django.urls import reverse
 from django.utils import timezone
@@ -29,12 +26,11 @@ from games import push, services, streams
 from games.models import Game
 from games.views import poll_token
 from tests.factories import PASSWORD, UserFactory, play_turn, started_game
+from tests.pages import Events
 
 pytestmark = pytest.mark.django_db
 
 ROOT = Path(settings.BASE_DIR)
-# Long enough for a loaded machine; a stream that says nothing fails the test, never hangs it.
-WAIT_SECONDS = 20.0
 
 Capture = Callable[..., AbstractContextManager[Any]]
 
@@ -58,35 +54,6 @@ def token_of(client: AsyncClient | Client, game: Game) -> str:
 def stream_url(client: AsyncClient | Client, game: Game, version: int | str = "") -> str:
     url = reverse("games:stream", kwargs={"pk": game.pk})
     return f"{url}?v={version}&t={token_of(client, game)}"
-
-
-class Events:
-    """The events of one open stream, as a browser's EventSource parses them."""
-
-    def __init__(self, response: HttpResponseBase) -> None:
-        assert isinstance(response, StreamingHttpResponse), response.status_code
-        assert response.status_code == 200
-        assert response["Content-Type"] == "text/event-stream"
-        self._chunks: AsyncIterator[bytes] = aiter(response.streaming_content)  # type: ignore[arg-type]
-        self._buffer = ""
-
-    async def next(self) -> dict[str, str]:
-        """The next event with a name (keep-alive comments and ``retry`` skipped)."""
-        while True:
-            while "\n\n" not in self._buffer:
-                chunk = await asyncio.wait_for(anext(self._chunks), WAIT_SECONDS)
-                self._buffer += chunk.decode() if isinstance(chunk, bytes) else str(chunk)
-            block, self._buffer = self._buffer.split("\n\n", 1)
-            fields = dict(
-                line.split(": ", 1) for line in block.splitlines() if not line.startswith(":")
-            )
-            if "event" in fields:
-                return fields
-
-    async def close(self) -> None:
-        closing = getattr(self._chunks, "aclose", None)
-        if closing is not None:
-            await closing()
 
 
 def committed(capture: Capture, game: Game, user: User) -> None:

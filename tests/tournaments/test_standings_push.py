@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import asyncio
 import datetime
 import json
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from contextlib import AbstractContextManager
 from types import SimpleNamespace
 from typing import Any
@@ -13,8 +12,6 @@ from typing import Any
 import pytest
 import time_machine
 from asgiref.sync import async_to_sync, sync_to_async
-from django.http import StreamingHttpResponse
-from django.http.response import HttpResponseBase
 from django.test import AsyncClient, Client
 from django.urls import reverse
 from django.utils import timezone
@@ -24,14 +21,13 @@ from games import services as game_services
 from games.models import Game
 from moderation.services import user_ban, user_unban
 from tests.factories import UserFactory, moderators_group
+from tests.pages import Events
 from tournaments import selectors, services
 from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db
 
 HOUR = datetime.timedelta(hours=1)
-# Long enough for a loaded machine; a stream that says nothing fails the test, never hangs it.
-WAIT_SECONDS = 20.0
 
 Capture = Callable[..., AbstractContextManager[Any]]
 
@@ -70,34 +66,6 @@ def finish(
     if not game.is_finished:
         game = game_services.seat_resign(game=game, user=user)
     return game
-
-
-class Events:
-    """The events of one open stream, as a browser's EventSource parses them."""
-
-    def __init__(self, response: HttpResponseBase) -> None:
-        assert isinstance(response, StreamingHttpResponse), response.status_code
-        assert response["Content-Type"] == "text/event-stream"
-        self._chunks: AsyncIterator[bytes] = aiter(response.streaming_content)  # type: ignore[arg-type]
-        self._buffer = ""
-
-    async def next(self) -> dict[str, str]:
-        """The next event with a name (keep-alive comments and ``retry`` skipped)."""
-        while True:
-            while "\n\n" not in self._buffer:
-                chunk = await asyncio.wait_for(anext(self._chunks), WAIT_SECONDS)
-                self._buffer += chunk.decode() if isinstance(chunk, bytes) else str(chunk)
-            block, self._buffer = self._buffer.split("\n\n", 1)
-            fields = dict(
-                line.split(": ", 1) for line in block.splitlines() if not line.startswith(":")
-            )
-            if "event" in fields:
-                return fields
-
-    async def close(self) -> None:
-        closing = getattr(self._chunks, "aclose", None)
-        if closing is not None:
-            await closing()
 
 
 def version_of(tournament: Tournament) -> int:
