@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import datetime
-import os
 import statistics
 import sys
 import time
@@ -26,7 +25,11 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.web_speed import machine_busy_seconds, percentile  # noqa: E402
+from benchmarks.web_speed import (  # noqa: E402
+    django_on_postgres,
+    machine_busy_seconds,
+    percentile,
+)
 
 GOAL_MS = 50.0
 
@@ -35,12 +38,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeat", type=int, default=40)
     args = parser.parse_args()
-    if not os.environ.get("DATABASE_URL", "").startswith(("postgres://", "postgresql://")):
-        sys.exit("Set DATABASE_URL to the PostgreSQL database synthesize filled.")
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "limes_site.settings.test")
-    import django
-
-    django.setup()
+    django_on_postgres("Set DATABASE_URL to the PostgreSQL database synthesize filled.")
     from django.db import connection
     from django.db.models import Count
     from django.test import Client

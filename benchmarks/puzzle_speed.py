@@ -21,7 +21,6 @@ in a transaction rolled back).
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import sys
 import time
@@ -30,7 +29,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.web_speed import machine_busy_seconds, percentile  # noqa: E402
+from benchmarks.web_speed import (  # noqa: E402
+    django_on_postgres,
+    machine_busy_seconds,
+    percentile,
+    timed_gets,
+)
 
 GOAL_MS = 50.0
 PREFIX = "pbench"
@@ -46,18 +50,11 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=200)
     parser.add_argument("--games", type=int, default=20)
     args = parser.parse_args()
-    if not os.environ.get("DATABASE_URL", "").startswith(("postgres://", "postgresql://")):
-        sys.exit("Set DATABASE_URL to a scratch PostgreSQL database.")
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "limes_site.settings.test")
-
-    import django
-
-    django.setup()
+    django_on_postgres("Set DATABASE_URL to a scratch PostgreSQL database.")
 
     from django.core.management import call_command
     from django.db import connection, transaction
     from django.test import Client
-    from django.test.utils import CaptureQueriesContext
 
     from accounts.models import User
     from puzzles import services
@@ -80,15 +77,8 @@ def main() -> None:
     ):
         for _ in range(2):
             assert client.get("/puzzles/").status_code == 200
-        times, cpu, queries = [], [], 0
-        for _ in range(args.repeat):
-            with CaptureQueriesContext(connection) as captured:
-                start, start_cpu = time.perf_counter(), time.process_time()
-                response = client.get("/puzzles/")
-                times.append((time.perf_counter() - start) * 1e3)
-                cpu.append((time.process_time() - start_cpu) * 1e3)
-            assert response.status_code == 200 and b"data-puzzle=" in response.content
-            queries = len(captured.captured_queries)
+        times, cpu, queries, response = timed_gets(client, "/puzzles/", args.repeat)
+        assert response.status_code == 200 and b"data-puzzle=" in response.content
         p95 = percentile(times, 0.95)
         verdict = "ok" if p95 <= GOAL_MS else "OVER"
         print(

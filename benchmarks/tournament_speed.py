@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import argparse
 import datetime
-import os
 import random
 import statistics
 import sys
@@ -38,7 +37,12 @@ if TYPE_CHECKING:
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.web_speed import machine_busy_seconds, percentile  # noqa: E402
+from benchmarks.web_speed import (  # noqa: E402
+    django_on_postgres,
+    machine_busy_seconds,
+    percentile,
+    timed_gets,
+)
 
 GOAL_MS = 50.0
 NAME = "Benchmark cup"
@@ -50,13 +54,7 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=8)
     parser.add_argument("--repeat", type=int, default=40)
     args = parser.parse_args()
-    if not os.environ.get("DATABASE_URL", "").startswith(("postgres://", "postgresql://")):
-        sys.exit("Set DATABASE_URL to a scratch PostgreSQL database.")
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "limes_site.settings.test")
-
-    import django
-
-    django.setup()
+    django_on_postgres("Set DATABASE_URL to a scratch PostgreSQL database.")
 
     from django.core.management import call_command
     from django.db import connection, transaction
@@ -92,20 +90,14 @@ def main() -> None:
     ):
         for _ in range(2):
             client.get(page)
-        times, queries = [], 0
-        for _ in range(args.repeat):
-            if cold:
-                bump()
-            with CaptureQueriesContext(connection) as captured:
-                start = time.perf_counter()
-                response = client.get(page)
-                times.append(time.perf_counter() - start)
-            assert response.status_code == 200
-            queries = len(captured.captured_queries)
-        p95 = percentile(times, 0.95) * 1e3
+        times, _cpu, queries, response = timed_gets(
+            client, page, args.repeat, bump if cold else None
+        )
+        assert response.status_code == 200
+        p95 = percentile(times, 0.95)
         verdict = "ok" if p95 <= GOAL_MS else "OVER"
         print(
-            f"{label:<44} {queries:>7}  {statistics.median(times) * 1e3:6.2f} / {p95:6.2f}"
+            f"{label:<44} {queries:>7}  {statistics.median(times):6.2f} / {p95:6.2f}"
             f"  {verdict} (goal p95 <= {GOAL_MS:.0f})"
         )
 

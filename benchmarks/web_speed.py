@@ -37,7 +37,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -113,6 +113,38 @@ def cpu_seconds(match: str) -> float:
 def clocks(database: str) -> tuple[float, float, float, float]:
     """Wall time and CPU time of this process, of the database and of the whole machine."""
     return time.perf_counter(), time.process_time(), cpu_seconds(database), machine_busy_seconds()
+
+
+def django_on_postgres(missing: str) -> None:
+    """Set Django up (test settings unless told otherwise) on ``DATABASE_URL``, which must
+    name PostgreSQL; else exit saying ``missing``. For the benchmarks of data at size."""
+    if not os.environ.get("DATABASE_URL", "").startswith(("postgres://", "postgresql://")):
+        sys.exit(missing)
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "limes_site.settings.test")
+    import django
+
+    django.setup()
+
+
+def timed_gets(
+    client: Any, path: str, repeat: int, before: Callable[[], None] | None = None
+) -> tuple[list[float], list[float], int, Any]:
+    """``repeat`` GETs of ``path`` (``before`` runs ahead of each, untimed): the wall and CPU
+    milliseconds of each, the queries of the last, and the last response."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    times, cpu, queries, response = [], [], 0, None
+    for _ in range(repeat):
+        if before is not None:
+            before()
+        with CaptureQueriesContext(connection) as captured:
+            start, start_cpu = time.perf_counter(), time.process_time()
+            response = client.get(path)
+            times.append((time.perf_counter() - start) * 1e3)
+            cpu.append((time.process_time() - start_cpu) * 1e3)
+        queries = len(captured.captured_queries)
+    return times, cpu, queries, response
 
 
 def percentile(values: list[float], fraction: float) -> float:
