@@ -87,7 +87,7 @@ def _shown_rows(
 
 def _percent(percentages: Mapping[int, Duplicate], score: int) -> str | None:
     figures = percentages.get(score)
-    return None if figures is None else f"{number_format(figures.percent, decimal_pos=0)}%"
+    return None if figures is None else f"{number_format(round(figures.percent), decimal_pos=0)}%"
 
 
 def _page_number(request: HtmxHttpRequest) -> int:
