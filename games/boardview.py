@@ -9,6 +9,7 @@ draws the landscape, the score table and the cards from these values).
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -20,10 +21,10 @@ from django.utils.translation import gettext as _
 
 import rules
 from games import analysis
-from games.models import SOLO_RATING_LABELS, BotLevel, Game, Seat
+from games.models import SOLO_RATING_LABELS, BotLevel, Game, Lockstep, Seat
 from games.policy import hint_refusal
 from games.rebuild import game_moves, player_key, rules_game
-from games.selectors import daily_par
+from games.selectors import daily_par, lockstep_counts
 
 Point = tuple[int, int]
 
@@ -458,6 +459,8 @@ def game_page(
     context["bot_levels"] = BotLevel.choices_with_scores()
     if with_table and game.mode == Game.Mode.MULTI and not game.is_finished:
         context["table"] = table_view(game, state, seats, seat)
+    if with_table and game.lockstep_id is not None and game.is_active:
+        context["live_table"] = live_table_view(game)
     if state.is_over or game.is_finished:
         context["nobody_finished"] = game.mode == Game.Mode.MULTI and all(s.has_left for s in seats)
         ordered = sorted(seats, key=lambda s: (s.place or 99, s.position))
@@ -477,7 +480,8 @@ def game_page(
     if seat is None or not game.is_active:
         return context
     player = player_key(seat)
-    if player not in state.waiting_for():
+    # (At a live table the rules game already waits for a card the table has not dealt.)
+    if player not in state.waiting_for() or seat.rounds_played >= game.round:
         # Played this round already, or left the game: their landscape, nothing to draft.
         context["own"] = {
             "board": landscape_view(state.boards[player]),
@@ -495,6 +499,32 @@ def game_page(
     context.update(round=view, card=card, error=error or view.error)
     context["hint_allowed"] = hint_refusal(game, seats, seat) is None
     return context
+
+
+@dataclass(frozen=True)
+class LiveTableView:
+    """A live table's game in play: the table's clock and how many are still to play."""
+
+    lockstep_id: int
+    round: int
+    deadline: datetime.datetime | None
+    waiting: int
+    players: int
+    back_url: str
+
+
+def live_table_view(game: Game) -> LiveTableView:
+    """What a live table's game shows of the table (``Lockstep``): two counts."""
+    table = Lockstep.objects.get(games=game)
+    waiting, players = lockstep_counts(table)
+    return LiveTableView(
+        lockstep_id=table.pk,
+        round=table.round,
+        deadline=table.deadline,
+        waiting=waiting,
+        players=players,
+        back_url=table.back_url,
+    )
 
 
 def table_view(

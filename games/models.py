@@ -50,6 +50,42 @@ class Ruleset(models.TextChoices):
         return cls.STANDARD
 
 
+class Lockstep(models.Model):
+    """A live table: solo games of one deal whose rounds are dealt together, by a clock.
+
+    Each player builds their own landscape in a game of their own (any number of them),
+    but nobody gets the next card before everyone has played this one or the round's
+    clock has run out: who is still to play then leaves their game, timed out. A live
+    tournament's deal is one (``tournaments``); ``services.lockstep_advance`` deals.
+    """
+
+    round = models.PositiveSmallIntegerField(
+        _("round dealt"), default=1, help_text=_("The last round whose card is dealt.")
+    )
+    round_seconds = models.PositiveIntegerField(_("time per round (seconds)"))
+    deadline = models.DateTimeField(
+        _("deadline"), null=True, blank=True, help_text=_("When the round dealt times out.")
+    )
+    # The page of whatever made the table (a tournament's): the games link back to it.
+    back_url = models.CharField(_("back to"), max_length=200, blank=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    finished_at = models.DateTimeField(
+        _("finished at"), null=True, blank=True, help_text=_("When its last game ended.")
+    )
+
+    class Meta:
+        verbose_name = _("live table")
+        verbose_name_plural = _("live tables")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(round__gte=1) & Q(round__lte=16), name="lockstep_round_in_range"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return gettext("Live table #%(number)s") % {"number": self.pk}
+
+
 class Game(models.Model):
     """One game: a seeded card sequence shared by every seat.
 
@@ -147,6 +183,16 @@ class Game(models.Model):
         null=True,
         blank=True,
         help_text=_("A tournament game: no hints, and only its player sees it until then."),
+    )
+    # A live table's game (a live tournament's deal): its rounds are dealt with the
+    # table's, so ``round`` waits there once its player has played it.
+    lockstep = models.ForeignKey(
+        Lockstep,
+        on_delete=models.PROTECT,
+        related_name="games",
+        null=True,
+        blank=True,
+        verbose_name=_("live table"),
     )
     # A player took a hint (the strong bot's turn): the game stays off every board.
     assisted = models.BooleanField(

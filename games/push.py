@@ -40,6 +40,9 @@ LOBBY = "lobby"
 CHAT = "chat"
 """The event, on a game's channel, that its chat changed (a message written or hidden)."""
 
+TABLE = "table"
+"""The event, on a live table's channel, of how many of its players are still to play."""
+
 SOCKET_SUFFIX = ".sock"
 
 Data = Mapping[str, object]
@@ -48,6 +51,11 @@ Data = Mapping[str, object]
 def game_channel(game_id: int) -> str:
     """The channel of one game: every change its pages must show (moves, seats, clock)."""
     return f"game:{game_id}"
+
+
+def lockstep_channel(lockstep_id: int) -> str:
+    """The channel of one live table (``Lockstep``): who is still to play its round."""
+    return f"lockstep:{lockstep_id}"
 
 
 def publish(channel: str, event: str, data: Data) -> None:

@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from games.internals import RowsById, prefetch_filled
-from games.models import DailyPar, Game, Ruleset, Seat, SoloResult
+from games.models import DailyPar, Game, Lockstep, Ruleset, Seat, SoloResult
 
 
 def games_with_seats() -> QuerySet[Game]:
@@ -240,3 +240,12 @@ def rematch_offer(game: Game) -> Game | None:
         .prefetch_related("seats")
         .first()
     )
+
+
+def lockstep_counts(table: Lockstep) -> tuple[int, int]:
+    """A live table's players still to play the round dealt, and its games in play."""
+    counts = Seat.objects.filter(game__lockstep=table, game__status=Game.Status.ACTIVE).aggregate(
+        players=Count("pk"),
+        waiting=Count("pk", filter=Q(status=Seat.Status.PLAYING, rounds_played__lt=table.round)),
+    )
+    return counts["waiting"], counts["players"]

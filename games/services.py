@@ -35,6 +35,7 @@ from games.models import (
     DailyPar,
     Game,
     GameAnalysis,
+    Lockstep,
     Move,
     Ruleset,
     Seat,
@@ -52,7 +53,8 @@ from games.rebuild import (
     stored_turns,
     unseen_cards,
 )
-from games.signals import game_finished
+from games.selectors import lockstep_counts
+from games.signals import game_finished, lockstep_finished
 
 
 class ActionRefused(ValidationError):
@@ -711,13 +713,16 @@ def _settle(
     ends the game: they are written with the results, in one statement.
     """
     fields = ["round"]
-    advanced = state.round != game.round
-    game.round = min(state.round, rules.ROUNDS + 1)
+    # A live table's game waits at its round for the table's clock (``lockstep_advance``).
+    held = game.lockstep_id is not None and not state.is_over
+    advanced = state.round != game.round and not held
+    if not held:
+        game.round = min(state.round, rules.ROUNDS + 1)
     if state.is_over:
         _finish(game, state, seats, seat_fields)
         game.deadline = None
         fields += ["status", "finished_at", "deadline"]
-    else:
+    elif not held:
         players = len(state.active_players)
         if advanced:
             game.deadline = _next_deadline(game, now, players=players)
@@ -726,6 +731,10 @@ def _settle(
         fields.append("deadline")
     # Only the columns a commit owns: an admin save elsewhere must not be overwritten.
     _touch(game, *fields)
+    if game.lockstep_id is not None:
+        # Perhaps the table's last player of the round: see once this commits.
+        lockstep_id = game.lockstep_id
+        transaction.on_commit(lambda: lockstep_advance(lockstep_id=lockstep_id), robust=True)
     if advanced and not state.is_over:
         _notify_round(game, seats)
         _bots_enqueue(game, seats)
@@ -817,6 +826,9 @@ def deadlines_enforce(*, game: Game, now: datetime.datetime | None = None) -> bo
     now = now or timezone.now()
     if game.deadline is None or game.deadline > now or not game.is_active:
         return False
+    if game.lockstep_id is not None:
+        # A live table's clock is the table's: everyone late leaves at once.
+        return lockstep_advance(lockstep_id=game.lockstep_id, now=now)
     with transaction.atomic():
         game, seats = _locked(game.pk)
         return _time_out(game, seats, now)
@@ -828,7 +840,15 @@ def _time_out(game: Game, seats: list[Seat], now: datetime.datetime) -> bool:
         return False
     state = rules_game(game, seats)
     waiting = set(state.waiting_for())
-    late = [s for s in seats if s.status == Seat.Status.PLAYING and player_key(s) in waiting]
+    # (A live table's player who has played the round is in no one's way: the rules game
+    # already waits for their next card, which the table has not dealt.)
+    late = [
+        s
+        for s in seats
+        if s.status == Seat.Status.PLAYING
+        and player_key(s) in waiting
+        and s.rounds_played < game.round
+    ]
     if not late:
         return False
     _retire(game, seats, late, Seat.Status.TIMED_OUT, now)
@@ -891,6 +911,138 @@ def _analysis_enqueue(game: Game) -> None:
     GameAnalysis.objects.create(game=game)
     game_id = game.pk
     transaction.on_commit(lambda: taskqueue.game_analyse_enqueue(game_id))
+
+
+# -- live tables: solo games dealt together --------------------------------------------------
+
+
+@transaction.atomic
+def lockstep_create(
+    *,
+    users: Sequence[User],
+    seed: int,
+    diagonal: bool,
+    ferryman: bool,
+    round_seconds: int,
+    first_round_grace: int = 0,
+    sealed_until: datetime.datetime | None = None,
+    back_url: str = "",
+) -> tuple[Lockstep, list[Game]]:
+    """A live table of one deal: a game for each of ``users``, the first card dealt.
+
+    The first round's clock runs ``first_round_grace`` seconds longer, for the players to
+    come to the table. Written in a few statements whatever the number of players.
+    """
+    now = timezone.now()
+    seed, the_deck, cards = _deal(seed)
+    deadline = now + datetime.timedelta(seconds=first_round_grace + round_seconds)
+    table = Lockstep.objects.create(
+        round=1, round_seconds=round_seconds, deadline=deadline, back_url=back_url
+    )
+    games = Game.objects.bulk_create(
+        Game(
+            mode=Game.Mode.SOLO,
+            diagonal=diagonal,
+            ferryman=ferryman,
+            ruleset=Ruleset.of(diagonal=diagonal, ferryman=ferryman),
+            seed=seed,
+            deck_name=the_deck.name,
+            cards=cards,
+            pace=Game.Pace.LIVE,
+            round_seconds=round_seconds,
+            deadline=deadline,
+            created_by=user,
+            sealed_until=sealed_until,
+            started_at=now,
+            lockstep=table,
+        )
+        for user in users
+    )
+    Seat.objects.bulk_create(
+        Seat(game=game, user=user, position=1) for game, user in zip(games, users, strict=True)
+    )
+    for game in games:
+        poll_state_publish(game)
+    _lockstep_tick_at(table)
+    return table, games
+
+
+@transaction.atomic
+def lockstep_advance(*, lockstep_id: int, now: datetime.datetime | None = None) -> bool:
+    """Move a live table on if it can: its late players out, then the next card dealt.
+
+    Once the round's clock has run out, whoever is still to play leaves their game, timed
+    out (it ends, scored as it stands). When nobody is still to play, the next round is
+    dealt to every game in play, with a fresh clock; when no game is in play any more,
+    the table is finished and ``games.signals.lockstep_finished`` sent. Called after every
+    commit at the table, by the clock's task and by the pages; safe to call at any time.
+    Returns whether anything changed.
+    """
+    now = now or timezone.now()
+    # The table's lock serialises its dealing; a commit never waits for it (it calls this
+    # once it has committed), so no lock is ever taken in the other order.
+    table = Lockstep.objects.select_for_update().filter(pk=lockstep_id).first()
+    if table is None or table.finished_at is not None:
+        return False
+    changed = False
+    if table.deadline is not None and table.deadline <= now:
+        late = Game.objects.filter(
+            lockstep=table,
+            status=Game.Status.ACTIVE,
+            seats__status=Seat.Status.PLAYING,
+            seats__rounds_played__lt=table.round,
+        )
+        for game_id in sorted(late.values_list("pk", flat=True)):
+            game, seats = _locked(game_id)
+            changed |= _time_out(game, seats, now)
+    waiting, _players = lockstep_counts(table)
+    in_play = list(Game.objects.filter(lockstep=table, status=Game.Status.ACTIVE).order_by("pk"))
+    if not in_play:
+        table.finished_at = now
+        table.deadline = None
+        table.save(update_fields=["finished_at", "deadline"])
+        lockstep_finished.send(sender=Lockstep, lockstep=table)
+        return True
+    if waiting == 0 and table.round < rules.ROUNDS:
+        _lockstep_deal(table, in_play, now)
+        changed = True
+        waiting = len(in_play)
+    push.publish(push.lockstep_channel(table.pk), push.TABLE, {"waiting": waiting})
+    return changed
+
+
+def _lockstep_deal(table: Lockstep, games: list[Game], now: datetime.datetime) -> None:
+    table.round += 1
+    table.deadline = now + datetime.timedelta(seconds=table.round_seconds)
+    table.save(update_fields=["round", "deadline"])
+    for game in games:
+        # Each game as ``_touch`` would write it: the round, its clock, a new version.
+        game.round = table.round
+        game.deadline = table.deadline
+        game.version += 1
+        game.updated_at = now
+    Game.objects.bulk_update(games, ["round", "deadline", "version", "updated_at"])
+    for game in games:
+        poll_state_publish(game)
+        push.publish(
+            push.game_channel(game.pk),
+            "game",
+            {"version": game.version, "deadline": table.deadline.isoformat()},
+        )
+    _lockstep_tick_at(table)
+
+
+def _lockstep_tick_at(table: Lockstep) -> None:
+    # The clock: a task when the round runs out, where the task backend can wait (the
+    # database's); elsewhere the pages' own requests and ``expire_deadlines`` move it on.
+    if table.deadline is None or not tasks.lockstep_tick.get_backend().supports_defer:
+        return
+    lockstep_id, when = table.pk, table.deadline
+    transaction.on_commit(
+        lambda: tasks.lockstep_tick.using(run_after=when, priority=taskqueue.BOTS_PRIORITY).enqueue(
+            lockstep_id
+        )
+    )
 
 
 # -- computer players, hints, analysis -------------------------------------------------------

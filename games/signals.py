@@ -17,3 +17,7 @@ from __future__ import annotations
 from django.dispatch import Signal
 
 game_finished = Signal()
+
+lockstep_finished = Signal()
+"""Sent, with ``sender=Lockstep`` and ``lockstep``, inside the transaction in which a live
+table's last game has ended (``services.lockstep_advance``): whoever made it moves on."""

@@ -112,21 +112,23 @@ class Hub:
         return sum(len(queues) for queues in self._queues.values())
 
     @contextlib.asynccontextmanager
-    async def subscribe(self, channel: str) -> AsyncIterator[asyncio.Queue[Message]]:
-        """A queue of the events on ``channel`` until the block ends."""
+    async def subscribe(self, *channels: str) -> AsyncIterator[asyncio.Queue[Message]]:
+        """One queue of the events on ``channels`` until the block ends."""
         queue: asyncio.Queue[Message] = asyncio.Queue(maxsize=QUEUE_SIZE)
-        self._queues[channel].add(queue)
+        for channel in channels:
+            self._queues[channel].add(queue)
         try:
             # Listening before the stream reads the state: nothing falls between the two.
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._ready.wait(), READY_SECONDS)
             yield queue
         finally:
-            queues = self._queues.get(channel)
-            if queues is not None:
-                queues.discard(queue)
-                if not queues:
-                    del self._queues[channel]
+            for channel in channels:
+                queues = self._queues.get(channel)
+                if queues is not None:
+                    queues.discard(queue)
+                    if not queues:
+                        del self._queues[channel]
 
     def dispatch(self, raw: bytes) -> None:
         """Hand one event from the transport to the streams of its channel."""
@@ -247,9 +249,18 @@ async def _next(queue: asyncio.Queue[Message], timeout: float) -> Message | None
         return None
 
 
-async def game_events(game_id: int, known: str) -> AsyncIterator[str]:
-    """The events of one game's page, whose browser has seen version ``known``."""
-    async with hub().subscribe(push.game_channel(game_id)) as queue:
+async def game_events(
+    game_id: int, known: str, *, lockstep_id: int | None = None
+) -> AsyncIterator[str]:
+    """The events of one game's page, whose browser has seen version ``known``.
+
+    With ``lockstep_id`` (a live table's game), also how many at its table are still to
+    play (``push.TABLE``: a count, nothing more).
+    """
+    channels = [push.game_channel(game_id)]
+    if lockstep_id is not None:
+        channels.append(push.lockstep_channel(lockstep_id))
+    async with hub().subscribe(*channels) as queue:
         state: PollState | None = await sync_to_async(_state)(game_id)
         yield f"retry: {RETRY_MILLISECONDS}\n\n"
         if state is None:
@@ -271,6 +282,10 @@ async def game_events(game_id: int, known: str) -> AsyncIterator[str]:
                 # The chat changed: the panel asks for what is new (social.views), as its
                 # poll would; the round's clock and the board are untouched.
                 yield sse(push.CHAT, "{}")
+                continue
+            if message.event == push.TABLE:
+                # Swapped into the page as it is (htmx's sse-swap): a number, nothing else.
+                yield sse(push.TABLE, str(int(str(message.data.get("waiting", 0)))))
                 continue
             if message is RESYNC:
                 state = await sync_to_async(_state)(game_id)
@@ -366,7 +381,10 @@ async def game_stream(request: HttpRequest, pk: int) -> HttpResponseBase:
     if not pushes(request):
         return HttpResponse(status=204)
     known = request.headers.get("Last-Event-ID") or request.GET.get("v", "")
-    return stream_response(game_events(pk, known[:20]))
+    # A live table's count of players still to play is no secret: any table may be asked.
+    table = request.GET.get("table", "")
+    lockstep_id = int(table) if table.isascii() and table.isdigit() and len(table) < 12 else None
+    return stream_response(game_events(pk, known[:20], lockstep_id=lockstep_id))
 
 
 @poll

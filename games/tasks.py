@@ -36,3 +36,11 @@ def daily_par_compute(day: str, ruleset: str) -> int | None:
 
     par = services.daily_par_compute(day=datetime.date.fromisoformat(day), ruleset=ruleset)
     return par.bot_score
+
+
+@task()
+def lockstep_tick(lockstep_id: int) -> bool:
+    """A live table's round clock ran out: move it on (``services.lockstep_advance``)."""
+    from games import services
+
+    return services.lockstep_advance(lockstep_id=lockstep_id)

@@ -16,7 +16,13 @@ from games.services import ActionRefused
 from moderation import services as moderation
 from moderation.admin_actions import ReasonAction, ReasonActionsMixin
 from tournaments import services
-from tournaments.models import Entrant, Invitation, Tournament
+from tournaments.models import (
+    MAX_ROUND_SECONDS,
+    MIN_ROUND_SECONDS,
+    Entrant,
+    Invitation,
+    Tournament,
+)
 
 DISQUALIFY = ReasonAction(
     name="disqualify_entrants",
@@ -44,6 +50,8 @@ class TournamentForm(forms.ModelForm[Tournament]):
         fields = (
             "name",
             "ruleset",
+            "format",
+            "round_seconds",
             "deal_count",
             "starts_at",
             "ends_at",
@@ -51,9 +59,30 @@ class TournamentForm(forms.ModelForm[Tournament]):
             "max_entrants",
         )
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if "ends_at" in self.fields:
+            self.fields["ends_at"].required = False
+            self.fields["ends_at"].help_text = _(
+                "Live duplicate: left empty, it is worked out from the deals and the clock."
+            )
+
     def clean(self) -> dict[str, Any]:
         data: dict[str, Any] = super().clean() or {}
+        if data.get("format") == Tournament.Format.LIVE:
+            seconds, deals = data.get("round_seconds"), data.get("deal_count")
+            if not seconds or not MIN_ROUND_SECONDS <= seconds <= MAX_ROUND_SECONDS:
+                raise ValidationError(
+                    _("A live tournament gives %(low)d to %(high)d seconds a round."),
+                    params={"low": MIN_ROUND_SECONDS, "high": MAX_ROUND_SECONDS},
+                )
+            if data.get("starts_at") and deals:
+                data["ends_at"] = data["starts_at"] + services.live_length(deals, seconds)
+        else:
+            data["round_seconds"] = None
         starts_at, ends_at = data.get("starts_at"), data.get("ends_at")
+        if not ends_at:
+            raise ValidationError(_("A tournament must end after it starts."))
         if starts_at and ends_at and ends_at <= starts_at:
             raise ValidationError(_("A tournament must end after it starts."))
         if ends_at and ends_at <= timezone.now():
@@ -64,8 +93,17 @@ class TournamentForm(forms.ModelForm[Tournament]):
 @admin.register(Tournament)
 class TournamentAdmin(admin.ModelAdmin[Tournament]):
     form = TournamentForm
-    list_display = ("name", "ruleset", "entry", "deal_count", "starts_at", "ends_at", "series")
-    list_filter = ("ruleset", "entry")
+    list_display = (
+        "name",
+        "ruleset",
+        "format",
+        "entry",
+        "deal_count",
+        "starts_at",
+        "ends_at",
+        "series",
+    )
+    list_filter = ("ruleset", "format", "entry")
     search_fields = ("name",)
     inlines = [InvitationInline]
 
@@ -84,6 +122,8 @@ class TournamentAdmin(admin.ModelAdmin[Tournament]):
                 deal_count=obj.deal_count,
                 starts_at=obj.starts_at,
                 ends_at=obj.ends_at,
+                format=obj.format,
+                round_seconds=obj.round_seconds,
                 entry=obj.entry,
                 max_entrants=obj.max_entrants,
                 created_by=request.user if request.user.is_authenticated else None,

@@ -11,12 +11,15 @@ class TournamentsConfig(AppConfig):
 
     def ready(self) -> None:
         from accounts.signals import user_deleting
-        from games.signals import game_finished
+        from games.signals import game_finished, lockstep_finished
         from tournaments import services
 
         # After leaderboards' receiver (INSTALLED_APPS order): the deal's table already
         # counts the result when the standings are marked as changed.
         game_finished.connect(services.game_finished, dispatch_uid="tournaments.game_finished")
+        lockstep_finished.connect(
+            services.live_table_finished, dispatch_uid="tournaments.live_table_finished"
+        )
         user_deleting.connect(
             services.standings_forget_on_delete, dispatch_uid="tournaments.forget_deleted"
         )

@@ -15,19 +15,23 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from games.models import Game, Ruleset
+from games.models import Game, Lockstep, Ruleset
 from leaderboards.models import Deal
 
 MIN_DEALS = 1
 MAX_DEALS = 12
+# A live tournament's round clock: long enough to read a card, short enough to play live.
+MIN_ROUND_SECONDS = 15
+MAX_ROUND_SECONDS = 300
 
 
 class Tournament(models.Model):
     """One tournament; ``series`` names a recurring one's kind (``weekly-standard``)."""
 
     class Format(models.TextChoices):
-        # Live duplicate (everyone on the same card at once, with a round clock) is to come.
         ASYNC = "async", _("Asynchronous duplicate")
+        # Everyone on the same card at once, a round clock for all (``games.Lockstep``).
+        LIVE = "live", _("Live duplicate")
 
     class Entry(models.TextChoices):
         OPEN = "open", _("Open to everyone")
@@ -42,6 +46,12 @@ class Tournament(models.Model):
     )
     entry = models.CharField(_("entry"), max_length=12, choices=Entry.choices, default=Entry.OPEN)
     deal_count = models.PositiveSmallIntegerField(_("deals"), default=8)
+    round_seconds = models.PositiveIntegerField(
+        _("time per round (seconds)"),
+        null=True,
+        blank=True,
+        help_text=_("Live duplicate only: how long everyone has for each card."),
+    )
     starts_at = models.DateTimeField(_("starts at"))
     ends_at = models.DateTimeField(_("ends at"))
     max_entrants = models.PositiveIntegerField(
@@ -75,6 +85,12 @@ class Tournament(models.Model):
             models.CheckConstraint(
                 condition=Q(ends_at__gt=models.F("starts_at")), name="tournament_window"
             ),
+            # A live tournament has a round clock; an asynchronous one has none.
+            models.CheckConstraint(
+                condition=(Q(format="live") & Q(round_seconds__gte=MIN_ROUND_SECONDS))
+                | (~Q(format="live") & Q(round_seconds__isnull=True)),
+                name="tournament_clock_if_live",
+            ),
             # The scheduler may run twice: one tournament per series and start.
             models.UniqueConstraint(
                 fields=["series", "starts_at"],
@@ -98,6 +114,10 @@ class Tournament(models.Model):
         return self.name
 
     @property
+    def is_live(self) -> bool:
+        return self.format == self.Format.LIVE
+
+    @property
     def is_running(self) -> bool:
         return self.starts_at <= timezone.now() < self.ends_at
 
@@ -119,6 +139,15 @@ class TournamentDeal(models.Model):
     number = models.PositiveSmallIntegerField(_("number"))
     deal = models.ForeignKey(
         Deal, on_delete=models.PROTECT, related_name="+", verbose_name=_("deal")
+    )
+    # A live tournament's deal in play or played: the table its entrants play it at.
+    lockstep = models.OneToOneField(
+        Lockstep,
+        on_delete=models.PROTECT,
+        related_name="tournament_deal",
+        null=True,
+        blank=True,
+        verbose_name=_("live table"),
     )
 
     class Meta:

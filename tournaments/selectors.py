@@ -21,6 +21,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from games.models import Game
+from games.selectors import lockstep_counts
 from leaderboards.duplicate import percent_by_score
 from tournaments.models import Entrant, Play, Tournament
 
@@ -176,13 +177,15 @@ def deal_lines(tournament: Tournament, user: User) -> list[DealLine]:
     for number in range(1, tournament.deal_count + 1):
         game_id, status, score = games.get(number, (None, None, None))
         finished = status == Game.Status.FINISHED
+        # A live deal is played once it is dealt (``live_status``), not when one chooses.
+        ready = game_id is not None if tournament.is_live else previous_done
         lines.append(
             DealLine(
                 number=number,
                 game_id=game_id,
                 finished=finished,
                 score=score if finished else None,
-                playable=tournament.is_running and previous_done and not finished,
+                playable=tournament.is_running and ready and not finished,
             )
         )
         previous_done = finished
@@ -254,3 +257,46 @@ def player_record(user: User, *, limit: int = 20) -> list[RecordLine]:
             )
         )
     return lines
+
+
+@dataclass(frozen=True)
+class LiveStatus:
+    """Where a live tournament stands: the deal in play (if any) and its table's round."""
+
+    deal_number: int | None
+    round: int | None
+    deadline: datetime.datetime | None
+    waiting: int
+    players: int
+    # The viewer's game at the table, while it is in play.
+    game_id: int | None
+    # Every deal dealt and played: nothing is left to deal.
+    all_dealt: bool
+
+    @property
+    def needs_dealing(self) -> bool:
+        """No deal is in play: the next is due (or the end), ``services.live_advance``."""
+        return self.deal_number is None
+
+
+def live_status(tournament: Tournament, user: User | None) -> LiveStatus:
+    """The live tournament's deal in play and its table, as ``user`` (if any) sees them."""
+    current = (
+        tournament.deals.filter(lockstep__isnull=False)
+        .select_related("lockstep")
+        .order_by("-number")
+        .first()
+    )
+    table = current.lockstep if current is not None else None
+    if current is None or table is None or table.finished_at is not None:
+        dealt = current.number if current is not None else 0
+        return LiveStatus(None, None, None, 0, 0, None, dealt == tournament.deal_count)
+    waiting, players = lockstep_counts(table)
+    game_id = None
+    if user is not None and user.is_authenticated:
+        game_id = (
+            Play.objects.filter(deal=current, entrant__user=user, game__status=Game.Status.ACTIVE)
+            .values_list("game_id", flat=True)
+            .first()
+        )
+    return LiveStatus(current.number, table.round, table.deadline, waiting, players, game_id, False)

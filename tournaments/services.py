@@ -14,20 +14,29 @@ import secrets
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
 from django.db.models import F
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 import rules
 from accounts.models import User
 from games import push
-from games.models import Game, Ruleset, Seat, SoloResult
-from games.services import ActionRefused, ensure_not_banned, game_create_solo
+from games.models import Game, Lockstep, Ruleset, Seat, SoloResult
+from games.services import (
+    ActionRefused,
+    ensure_not_banned,
+    game_create_solo,
+    lockstep_create,
+    seat_resign,
+)
 from leaderboards.daily import week_start
 from leaderboards.services import deal_register
-from tournaments import selectors
+from tournaments import selectors, tasks
 from tournaments.models import (
     MAX_DEALS,
+    MAX_ROUND_SECONDS,
     MIN_DEALS,
+    MIN_ROUND_SECONDS,
     Entrant,
     Invitation,
     Play,
@@ -53,7 +62,9 @@ def tournament_create(
     ruleset: str,
     deal_count: int,
     starts_at: datetime.datetime,
-    ends_at: datetime.datetime,
+    ends_at: datetime.datetime | None = None,
+    format: str = Tournament.Format.ASYNC,
+    round_seconds: int | None = None,
     entry: str = Tournament.Entry.OPEN,
     max_entrants: int | None = None,
     series: str = "",
@@ -62,8 +73,23 @@ def tournament_create(
 ) -> Tournament:
     """A new tournament with ``deal_count`` freshly dealt deals, each registered as a deal.
 
-    Raises ``ActionRefused`` for a window already over, or out-of-range values.
+    A live one (``format``) needs ``round_seconds``; its window is as long as its deals can
+    take (``live_length``), whatever ``ends_at`` says. Raises ``ActionRefused`` for a
+    window already over, or out-of-range values.
     """
+    live = format == Tournament.Format.LIVE
+    if live:
+        if round_seconds is None or not MIN_ROUND_SECONDS <= round_seconds <= MAX_ROUND_SECONDS:
+            raise ActionRefused(
+                _("A live tournament gives %(low)d to %(high)d seconds a round.")
+                % {"low": MIN_ROUND_SECONDS, "high": MAX_ROUND_SECONDS}
+            )
+        if MIN_DEALS <= deal_count <= MAX_DEALS:
+            ends_at = starts_at + live_length(deal_count, round_seconds)
+    else:
+        round_seconds = None
+    if ends_at is None:
+        raise ActionRefused(_("A tournament must end after it starts."))
     if not MIN_DEALS <= deal_count <= MAX_DEALS:
         raise ActionRefused(
             _("A tournament has %(low)d to %(high)d deals.")
@@ -85,6 +111,8 @@ def tournament_create(
         deal_count=deal_count,
         starts_at=starts_at,
         ends_at=ends_at,
+        format=format,
+        round_seconds=round_seconds,
         max_entrants=max_entrants,
         series=series,
         created_by=created_by,
@@ -103,6 +131,8 @@ def tournament_create(
     Invitation.objects.bulk_create(
         Invitation(tournament=tournament, user=user) for user in invited or []
     )
+    if live:
+        _live_start_at(tournament)
     return tournament
 
 
@@ -119,6 +149,10 @@ def tournament_join(*, tournament: Tournament, user: User) -> Entrant:
     tournament = _locked(tournament)
     if tournament.is_over:
         raise ActionRefused(_("This tournament is over: entries are closed."), status=409)
+    if tournament.is_live and not tournament.is_upcoming:
+        raise ActionRefused(
+            _("This live tournament has started: entries closed when it began."), status=409
+        )
     if (
         tournament.entry == Tournament.Entry.INVITATION
         and not Invitation.objects.filter(tournament=tournament, user=user).exists()
@@ -165,6 +199,16 @@ def deal_play(*, tournament: Tournament, user: User, number: int) -> Game:
     deal = TournamentDeal.objects.filter(tournament=tournament, number=number).first()
     if deal is None:
         raise ActionRefused(_("This tournament has no such deal."), status=404)
+    if tournament.is_live:
+        # Dealt to everyone at once (``live_advance``): the entrant's game, if it is dealt.
+        play = Play.objects.filter(entrant=entrant, deal=deal).select_related("game").first()
+        if play is None:
+            raise ActionRefused(
+                _("Deal %(number)d is dealt to everyone at once, when its turn comes.")
+                % {"number": number},
+                status=409,
+            )
+        return play.game
     played = {
         play.deal.number: play.game
         for play in Play.objects.filter(entrant=entrant).select_related("deal", "game")
@@ -293,6 +337,105 @@ def play_refresh(play: Play, *, score: int | None, hidden: bool) -> None:
     play.save(update_fields=["score", "finished_at"])
 
 
+# -- live duplicate: every entrant on the same card at once --------------------------------
+
+LIVE_FIRST_GRACE = 60
+"""Seconds more on the first card's clock of a live tournament: time to come to the table."""
+LIVE_BREAK = 30
+"""Seconds more on the first card's clock of each later deal: a look at the last result."""
+LIVE_SLACK = datetime.timedelta(minutes=10)
+"""A live window's margin for a clock that moves late (no worker, nobody looking)."""
+
+
+def live_length(deal_count: int, round_seconds: int) -> datetime.timedelta:
+    """The longest a live tournament can take: every round to the end of its clock."""
+    seconds = LIVE_FIRST_GRACE + deal_count * (rules.ROUNDS * round_seconds + LIVE_BREAK)
+    return datetime.timedelta(seconds=seconds) + LIVE_SLACK
+
+
+def _live_start_at(tournament: Tournament) -> None:
+    # The first deal is dealt when the window opens, by a task where the task backend
+    # can wait; the tournament's page deals it too, for whoever looks first.
+    if not tasks.live_advance.get_backend().supports_defer:
+        return
+    tournament_id, when = tournament.pk, tournament.starts_at
+    transaction.on_commit(
+        lambda: tasks.live_advance.using(run_after=when).enqueue(tournament_id), robust=True
+    )
+
+
+@transaction.atomic
+def live_advance(*, tournament: Tournament) -> bool:
+    """Deal a live tournament's next deal if it is time, or end the tournament after its last.
+
+    The first deal once the window has opened, each next one once the table of the one
+    before has finished (``games.signals.lockstep_finished``); every entrant then in the
+    standings (not disqualified, deleted or banned) gets a game at the new table. After
+    the last deal the window closes at once, and with it the seal on the deals' results.
+    Safe to call at any time; returns whether it dealt or ended anything.
+    """
+    tournament = _locked(tournament)
+    if not tournament.is_live or tournament.is_upcoming or tournament.is_over:
+        return False
+    deals = list(tournament.deals.select_related("lockstep", "deal").order_by("number"))
+    dealt = [deal for deal in deals if deal.lockstep is not None]
+    if dealt and dealt[-1].lockstep is not None and dealt[-1].lockstep.finished_at is None:
+        return False  # a deal is in play
+    if len(dealt) == len(deals):
+        _live_end(tournament)
+        return True
+    deal = deals[len(dealt)]
+    entrants = [
+        entrant
+        for entrant in Entrant.objects.filter(
+            tournament=tournament, disqualified=False, user__deleted_at__isnull=True
+        )
+        .select_related("user")
+        .order_by("pk")
+        if not entrant.user.is_banned
+    ]
+    if not entrants:
+        _live_end(tournament)
+        return True
+    diagonal, ferryman = _RULESET_FLAGS[Ruleset(tournament.ruleset)]
+    assert tournament.round_seconds is not None
+    table, games = lockstep_create(
+        users=[entrant.user for entrant in entrants],
+        seed=deal.deal.seed,
+        diagonal=diagonal,
+        ferryman=ferryman,
+        round_seconds=tournament.round_seconds,
+        first_round_grace=LIVE_FIRST_GRACE if deal.number == 1 else LIVE_BREAK,
+        sealed_until=tournament.ends_at,
+        back_url=reverse("tournaments:detail", kwargs={"pk": tournament.pk}),
+    )
+    deal.lockstep = table
+    deal.save(update_fields=["lockstep"])
+    Play.objects.bulk_create(
+        Play(tournament=tournament, entrant=entrant, deal=deal, game=game)
+        for entrant, game in zip(entrants, games, strict=True)
+    )
+    _touch(tournament.pk)
+    return True
+
+
+def _live_end(tournament: Tournament) -> None:
+    now = timezone.now()
+    if tournament.ends_at > now:
+        # Over when its last card is played: the results are everyone's to see from now.
+        Tournament.objects.filter(pk=tournament.pk).update(ends_at=now)
+        game_ids = Play.objects.filter(tournament=tournament).values_list("game_id", flat=True)
+        Game.objects.filter(pk__in=list(game_ids)).update(sealed_until=now)
+    _touch(tournament.pk)
+
+
+def live_table_finished(*, lockstep: Lockstep, **_signal: object) -> None:
+    """A live tournament's deal has been played to the end: deal the next one (receiver)."""
+    deal = TournamentDeal.objects.filter(lockstep=lockstep).select_related("tournament").first()
+    if deal is not None:
+        live_advance(tournament=deal.tournament)
+
+
 @transaction.atomic
 def entrant_disqualify(*, entrant: Entrant, reason: str) -> list[int]:
     """Take ``entrant`` out of the standings; returns their tournament games' ids.
@@ -307,6 +450,10 @@ def entrant_disqualify(*, entrant: Entrant, reason: str) -> list[int]:
     entrant.disqualified_reason = reason
     entrant.full_clean()
     entrant.save(update_fields=["disqualified", "disqualified_reason"])
+    for play in entrant.plays.select_related("game"):
+        if play.game.is_active:
+            # Out of a live table at once, rather than holding it up until the clock.
+            seat_resign(game=play.game, user=entrant.user)
     _touch(entrant.tournament_id)
     return list(entrant.plays.values_list("game_id", flat=True))
 

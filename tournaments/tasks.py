@@ -11,3 +11,13 @@ def tournaments_schedule() -> int:
     from tournaments import services
 
     return len(services.weekly_tournaments_ensure())
+
+
+@task()
+def live_advance(tournament_id: int) -> bool:
+    """A live tournament's window opened: deal its first deal (``services.live_advance``)."""
+    from tournaments import services
+    from tournaments.models import Tournament
+
+    tournament = Tournament.objects.filter(pk=tournament_id).first()
+    return tournament is not None and services.live_advance(tournament=tournament)

@@ -95,6 +95,14 @@ def detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """
     tournament = get_object_or_404(Tournament, pk=pk)
     viewer = _viewer(request)
+    live = None
+    if tournament.is_live and tournament.is_running:
+        live = selectors.live_status(tournament, viewer)
+        # The next deal (or the end) is due: whoever looks first deals it, as a
+        # page enforces a game's clock (the task at the start does it too).
+        if live.needs_dealing and services.live_advance(tournament=tournament):
+            tournament.refresh_from_db()
+            live = selectors.live_status(tournament, viewer) if tournament.is_running else None
     rows = selectors.standings(tournament)
     page = Paginator(rows, selectors.STANDINGS_PAGE).get_page(_page_number(request))
     own = next((row for row in rows if viewer and row.user_id == viewer.pk), None)
@@ -121,6 +129,7 @@ def detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         "deal_lines": lines,
         "deal_numbers": range(1, tournament.deal_count + 1),
         "seen": seen,
+        "live": live,
     }
     template = "tournaments/detail.html"
     if request.htmx:

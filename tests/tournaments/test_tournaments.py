@@ -292,6 +292,8 @@ def test_a_moderator_creates_a_tournament_with_invitations_in_the_admin(
         {
             "name": "Club night",
             "ruleset": "diagonal",
+            "format": "async",
+            "round_seconds": "",
             "deal_count": "4",
             "starts_at_0": now.date().isoformat(),
             "starts_at_1": "13:00:00",
