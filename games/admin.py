@@ -8,7 +8,7 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 
 from games.models import DailyPar, Game, GameAnalysis, Move, Seat
-from games.policy import daily_days_secret
+from games.policy import cards_secret
 
 
 class SeatInline(admin.TabularInline[Seat, Game]):
@@ -44,8 +44,9 @@ class MoveAdmin(admin.ModelAdmin[Move]):
     readonly_fields = ("created_at",)
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Move]:
-        # A move names its card: none of a day whose cards this user may not see yet.
-        secret = daily_days_secret(request.user, game="seat__game__")
+        # A move names its card: none of a day or a sealed game whose cards this user may
+        # not see yet.
+        secret = cards_secret(request.user, game="seat__game__")
         return super().get_queryset(request).exclude(secret)
 
 

@@ -40,9 +40,36 @@ def can_watch(game: Game, user: User | AnonymousUser, seat: Seat | None) -> bool
         return False
     if game.hidden and not user.is_staff:
         return False
-    if game.sealed_until is not None and timezone.now() < game.sealed_until:
-        return bool(user.is_staff)
+    if sealed_from(game, user):
+        return False
     return daily_cards_visible(game, user)
+
+
+def sealed_from(game: Game, user: User | AnonymousUser) -> bool:
+    """Whether ``game`` is sealed (a tournament's) and its seal still hides it from ``user``.
+
+    Until the seal lifts only its player sees it, staff included: a moderator may be an
+    entrant too, and one look at another's deal would show its cards before they play it.
+    Staff act on a sealed game's rows (hide it, disqualify its player) without its cards.
+    """
+    if game.sealed_until is None or timezone.now() >= game.sealed_until:
+        return False
+    return not (user.is_authenticated and game.created_by_id == user.pk)
+
+
+def cards_visible(game: Game, user: User | AnonymousUser) -> bool:
+    """Whether ``user`` may see the cards of ``game`` (in the admin too): not while it is
+    sealed from them, nor while its day is secret to them (``daily_cards_visible``)."""
+    return not sealed_from(game, user) and daily_cards_visible(game, user)
+
+
+def cards_secret(user: User | AnonymousUser, *, game: str = "") -> Q:
+    """A filter of the rows (of ``game``, a lookup path to the game) whose cards ``user``
+    may not see yet: ``cards_visible`` for a whole list."""
+    sealed = Q(**{f"{game}sealed_until__gt": timezone.now()})
+    if user.is_authenticated:
+        sealed &= ~Q(**{f"{game}created_by": user.pk})
+    return daily_days_secret(user, game=game) | sealed
 
 
 def daily_cards_visible(game: Game, user: User | AnonymousUser) -> bool:

@@ -16,7 +16,7 @@ from django.utils.translation import ngettext
 import rules
 from games.admin import SeatInline
 from games.models import SOLO_RATING_LABELS, Game, SoloResult
-from games.policy import daily_cards_visible, revealed_cards
+from games.policy import cards_visible, revealed_cards, sealed_from
 from moderation import services as moderation
 from moderation.admin_actions import ModelAdminBase, ReasonAction, ReasonActionsMixin
 from moderation.models import SuspiciousResult
@@ -147,11 +147,17 @@ class GameAdmin(ReasonActionsMixin, ReadOnlyForModeratorsMixin, admin.ModelAdmin
     def cards_withheld(self, game: Game) -> str:
         return str(_("Hidden until your own attempt of this day is over, or the day is."))
 
+    @admin.display(description=_("cards revealed"))
+    def cards_sealed(self, game: Game) -> str:
+        return str(_("Hidden until the tournament is over: only its player sees it until then."))
+
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
         fields = list(super().get_readonly_fields(request, obj))
-        # A daily challenge's cards are the day's: staff play it too.
-        if obj is not None and not daily_cards_visible(obj, request.user):
-            fields = ["cards_withheld" if f == "cards_revealed" else f for f in fields]
+        # A daily challenge's cards are the day's, a tournament deal's the tournament's:
+        # staff play them too.
+        if obj is not None and not cards_visible(obj, request.user):
+            hidden = "cards_sealed" if sealed_from(obj, request.user) else "cards_withheld"
+            fields = [hidden if f == "cards_revealed" else f for f in fields]
         return fields
 
 
