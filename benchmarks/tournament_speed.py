@@ -145,14 +145,12 @@ def _finish_counts(tournament: Tournament, repeat: int) -> None:
     from tournaments import selectors
     from tournaments.models import Play
 
-    plays = Play.objects.select_related("entrant", "deal").filter(
-        tournament=tournament, deal__number=tournament.deal_count
-    )
+    plays = Play.objects.filter(tournament=tournament, deal__number=tournament.deal_count)
     play = plays.order_by("pk")[plays.count() // 2]
     assert play.score is not None
     finish = selectors.Finish(
-        user_id=play.entrant.user_id,
-        number=play.deal.number,
+        entrant_id=play.entrant_id,
+        deal_id=play.deal_id,
         score=play.score,
         finished_at=play.finished_at,
     )

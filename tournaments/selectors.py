@@ -51,8 +51,8 @@ class StandingRow:
 class Finish:
     """One result counted since the standings' previous version (``standings_after``)."""
 
-    user_id: int
-    number: int
+    entrant_id: int
+    deal_id: int
     # None: the game finished but does not count (out of the window, assisted).
     score: int | None
     finished_at: datetime.datetime | None
@@ -93,12 +93,15 @@ def standings_after(tournament: Tournament, finish: Finish) -> list[StandingRow]
 @dataclass(frozen=True)
 class Standings:
     """The standings as cached: the rows, until when they hold (a ban's end), and what
-    counting one more finish needs: each deal's table of scores, and each standing
-    entrant's place in the order of entry (by user id)."""
+    counting one more finish needs: each deal's table of scores (in order), its place in
+    that order (by deal id), the standing entrants' users (by entrant id) and their place
+    in the order of entry (by user id)."""
 
     rows: list[StandingRow]
     until: datetime.datetime | None
     tables: tuple[dict[int, int], ...]
+    deals: dict[int, int]
+    users: dict[int, int]
     joined: dict[int, int]
 
     def holds(self, now: datetime.datetime) -> bool:
@@ -106,12 +109,13 @@ class Standings:
 
     def counting(self, finish: Finish) -> Standings | None:
         """These standings with ``finish`` counted; None if they may count it already."""
-        if finish.user_id not in self.joined:
+        user_id = self.users.get(finish.entrant_id)
+        if user_id is None:
             # Disqualified, banned or deleted: the finish counts for nobody.
             return self
-        index = finish.number - 1
+        index = self.deals[finish.deal_id]
         score = finish.score
-        mine = next(row for row in self.rows if row.user_id == finish.user_id)
+        mine = next(row for row in self.rows if row.user_id == user_id)
         if mine.scores[index] is not None:
             # Counted by a read that ran after this finish committed: count in full.
             return None
@@ -139,7 +143,7 @@ class Standings:
                 (total, score_sum, last_at, order, row.user_id, row.username, shown, scores)
             )
         tables = (*self.tables[:index], table, *self.tables[index + 1 :])
-        return Standings(_ranked(lines), self.until, tables, self.joined)
+        return Standings(_ranked(lines), self.until, tables, self.deals, self.users, self.joined)
 
 
 # Standings kept in this process, by cache key (the version is in it, so a copy is never
@@ -260,15 +264,17 @@ def _standings(tournament: Tournament, now: datetime.datetime) -> Standings:
             table[score] = table.get(score, 0) + 1
     percents = [percent_by_score(table) for table in tables]
     lines: list[_Line] = []
+    users: dict[int, int] = {}
     joined: dict[int, int] = {}
     for order, (entrant_id, user_id, username) in enumerate(entrants):
         scores = tuple(results[entrant_id])
         shown = tuple([None if s is None else p[s] for p, s in zip(percents, scores, strict=True)])
+        users[entrant_id] = user_id
         joined[user_id] = order
         score_sum = sum([s for s in scores if s is not None])
         last_at = latest.get(entrant_id)
         lines.append((_total(shown), score_sum, last_at, order, user_id, username, shown, scores))
-    return Standings(_ranked(lines), until, tables, joined)
+    return Standings(_ranked(lines), until, tables, index_of, users, joined)
 
 
 @dataclass(frozen=True)

@@ -242,9 +242,7 @@ def game_finished(
     """Count a tournament game's result in its standings, if ``game`` is one."""
     if game.sealed_until is None:
         return
-    play = (
-        Play.objects.select_related("tournament", "entrant", "deal").filter(game_id=game.pk).first()
-    )
+    play = Play.objects.select_related("tournament").filter(game_id=game.pk).first()
     if play is None:
         return
     # The game as it finishes (its row is written after the signal); a result just
@@ -252,8 +250,8 @@ def game_finished(
     play.game = game
     play_refresh(play, score=seats[0].score if seats else None, hidden=False)
     finish = selectors.Finish(
-        user_id=play.entrant.user_id,
-        number=play.deal.number,
+        entrant_id=play.entrant_id,
+        deal_id=play.deal_id,
         score=play.score,
         finished_at=play.finished_at,
     )
