@@ -14,7 +14,11 @@ server's own time: middleware, view, queries, template):
   (the version bumped before each request, so each one recomputes them), anonymous and
   signed in as an entrant;
 - one deal's finish: the writes a finish adds for duplicate scoring and the standings
-  (the deal's table of scores, and the tournament's version), timed on their own.
+  (the deal's table of scores, and the tournament's version), timed on their own;
+- what that finish's request then counts after its commit, while the tournament runs
+  (``services._standings_warm``): the new standings counted from the previous version's
+  cached ones (one deal's percentages, a re-sort), against counting them in full (every
+  entrant's results read again), both with storing them in the cache.
 
 Times are median / 95th percentile (nearest rank) in milliseconds.
 """
@@ -124,9 +128,64 @@ def main() -> None:
         f"{'one finish: deal table, play, version':<44} {queries:>7}  "
         f"{statistics.median(times) * 1e3:6.2f} / {percentile(times, 0.95) * 1e3:6.2f}"
     )
+    _finish_counts(tournament, args.repeat)
     busy = machine_busy_seconds() - busy_before
     own = time.process_time() - own_before
     print(f"CPU: this run {own:.1f} s, the whole machine {busy:.1f} s meanwhile")
+
+
+def _finish_counts(tournament: Tournament, repeat: int) -> None:
+    """Time what one finish's request counts after its commit (``services._standings_warm``):
+    the standings counted from the previous version's cached ones, and in full."""
+    import copy
+
+    from django.db import connection, transaction
+    from django.test.utils import CaptureQueriesContext
+
+    from tournaments import selectors
+    from tournaments.models import Play
+
+    plays = Play.objects.filter(tournament=tournament, deal__number=tournament.deal_count)
+    play = plays.order_by("pk")[plays.count() // 2]
+    assert play.score is not None
+    finish = selectors.Finish(
+        entrant_id=play.entrant_id,
+        deal_id=play.deal_id,
+        score=play.score,
+        finished_at=play.finished_at,
+    )
+    # Versions no real change reaches: each repeat's are cached afresh.
+    counted_at, full_at = copy.copy(tournament), copy.copy(tournament)
+    times: dict[str, list[float]] = {"counted": [], "full": []}
+    queries: dict[str, int] = {}
+
+    def timed(kind: str, at: Tournament) -> list[selectors.StandingRow]:
+        with CaptureQueriesContext(connection) as captured:
+            start = time.perf_counter()
+            rows = selectors.standings_after(at, finish)
+            times[kind].append(time.perf_counter() - start)
+        queries[kind] = len(captured.captured_queries)
+        return rows
+
+    with transaction.atomic():
+        for i in range(repeat):
+            # The standings of the version before the finish, cached as a page left them.
+            Play.objects.filter(pk=play.pk).update(score=None, finished_at=None)
+            counted_at.version = 10**8 + 2 * i
+            selectors.standings(counted_at)
+            Play.objects.filter(pk=play.pk).update(score=play.score, finished_at=play.finished_at)
+            counted_at.version += 1
+            counted = timed("counted", counted_at)
+            # The version before never cached: counted in full, as before #25's change.
+            full_at.version = 2 * 10**8 + 2 * i + 1
+            assert counted == timed("full", full_at)
+        transaction.set_rollback(True)
+    for label, kind in (
+        ("after a finish: counted from cached standings", "counted"),
+        ("after a finish: counted in full", "full"),
+    ):
+        median, p95 = statistics.median(times[kind]), percentile(times[kind], 0.95)
+        print(f"{label:<44} {queries[kind]:>7}  {median * 1e3:6.2f} / {p95 * 1e3:6.2f}")
 
 
 def _fill(entrants: int, deals: int) -> Tournament:

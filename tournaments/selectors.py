@@ -6,14 +6,17 @@ the standings one UPDATE (and a read of the version it pushes to the pages), and
 reads them from the cache. The one change without a write, a ban running out, is kept as
 the moment until which the cached standings hold. While a tournament runs, the change's
 own request counts its new standings after commit, before its pages are told of it
-(``services._touch``): the pages that ask at once all find them counted.
+(``services._touch``): the pages that ask at once all find them counted. A finish is
+counted into the previous version's standings when those are cached
+(``standings_after``): one deal's percentages recomputed and the lines re-sorted, no
+result of the others read again.
 """
 
 from __future__ import annotations
 
 import datetime
-from collections import Counter, defaultdict
 from dataclasses import dataclass
+from typing import TypeVar
 
 from django.core.cache import cache
 from django.db.models import Count, Max, Q, QuerySet
@@ -45,6 +48,17 @@ class StandingRow:
     scores: tuple[int | None, ...]
 
 
+@dataclass(frozen=True)
+class Finish:
+    """One result counted since the standings' previous version (``standings_after``)."""
+
+    entrant_id: int
+    deal_id: int
+    # None: the game finished but does not count (out of the window, assisted).
+    score: int | None
+    finished_at: datetime.datetime | None
+
+
 def standings(tournament: Tournament) -> list[StandingRow]:
     """Every entrant not disqualified, deleted or banned, best first.
 
@@ -52,35 +66,85 @@ def standings(tournament: Tournament) -> list[StandingRow]:
     window scores 0); then the sum of the scores; then who finished their last deal
     earlier; then who entered earlier. Entrants equal on the first three share a rank.
     """
-    # With the creation time: a test database may give a new tournament an old one's id.
-    made = tournament.created_at.timestamp()
-    key = f"tournaments:standings:{tournament.pk}:{made}:{tournament.version}"
-    # This process's copy first: a running tournament's page is asked for often, and
-    # unpickling a thousand rows from the shared cache costs more than drawing the page.
-    # A ban or its lifting bumps the version; a ban running out does not, so standings
-    # counted without a banned entrant hold only until the first such ban ends.
     now = timezone.now()
-    found = _recent.get(key)
-    if found is None or not found.holds(now):
-        found = cache.get(key)
-        if not isinstance(found, Standings) or not found.holds(now):
-            found = _standings(tournament, now)
-            cache.set(key, found, STANDINGS_SECONDS)
-        _recent[key] = found
-        while len(_recent) > RECENT_STANDINGS:
-            del _recent[next(iter(_recent))]
+    key = _key(tournament, tournament.version)
+    found = _cached(key, now)
+    if found is None:
+        found = _standings(tournament, now)
+        _keep(key, found)
     return found.rows
+
+
+def standings_after(tournament: Tournament, finish: Finish) -> list[StandingRow]:
+    """The standings of ``tournament``, whose latest version differs only by ``finish``.
+
+    Counted from the previous version's standings when those are cached (the same rows
+    as ``standings`` would count); otherwise, or when they may already count it, in full.
+    """
+    now = timezone.now()
+    key = _key(tournament, tournament.version)
+    if _cached(key, now) is None:
+        before = _cached(_key(tournament, tournament.version - 1), now)
+        after = before.counting(finish) if before is not None else None
+        if after is not None:
+            _keep(key, after)
+    return standings(tournament)
 
 
 @dataclass(frozen=True)
 class Standings:
-    """The standings as cached: the rows, and until when they hold (a ban's end)."""
+    """The standings as cached: the rows, until when they hold (a ban's end), and what
+    counting one more finish needs: each deal's table of scores (in order), its place in
+    that order (by deal id), the standing entrants' users (by entrant id) and their place
+    in the order of entry (by user id)."""
 
     rows: list[StandingRow]
     until: datetime.datetime | None
+    tables: tuple[dict[int, int], ...]
+    deals: dict[int, int]
+    users: dict[int, int]
+    joined: dict[int, int]
 
     def holds(self, now: datetime.datetime) -> bool:
         return self.until is None or now < self.until
+
+    def counting(self, finish: Finish) -> Standings | None:
+        """These standings with ``finish`` counted; None if they may count it already."""
+        user_id = self.users.get(finish.entrant_id)
+        if user_id is None:
+            # Disqualified, banned or deleted: the finish counts for nobody.
+            return self
+        index = self.deals[finish.deal_id]
+        score = finish.score
+        mine = next(row for row in self.rows if row.user_id == user_id)
+        if mine.scores[index] is not None:
+            # Counted by a read that ran after this finish committed: count in full.
+            return None
+        if score is None:
+            return self
+        table = dict(self.tables[index])
+        table[score] = table.get(score, 0) + 1
+        percents = percent_by_score(table)
+        lines: list[_Line] = []
+        for row in self.rows:
+            total, score_sum, last_at = row.total, row.score_sum, row.last_at
+            shown, scores = row.percents, row.scores
+            if row is mine:
+                scores = _replaced(scores, index, score)
+                score_sum += score
+                moments = [at for at in (last_at, finish.finished_at) if at is not None]
+                last_at = max(moments, default=None)
+            played = scores[index]
+            # Everyone on this deal has a new percentage, hence a new total.
+            if played is not None:
+                shown = _replaced(shown, index, percents[played])
+                total = _total(shown)
+            order = self.joined[row.user_id]
+            lines.append(
+                (total, score_sum, last_at, order, row.user_id, row.username, shown, scores)
+            )
+        tables = (*self.tables[:index], table, *self.tables[index + 1 :])
+        return Standings(_ranked(lines), self.until, tables, self.deals, self.users, self.joined)
 
 
 # Standings kept in this process, by cache key (the version is in it, so a copy is never
@@ -89,11 +153,84 @@ RECENT_STANDINGS = 16
 _recent: dict[str, Standings] = {}
 
 
+def _key(tournament: Tournament, version: int) -> str:
+    # With the creation time: a test database may give a new tournament an old one's id.
+    made = tournament.created_at.timestamp()
+    # "standings2": what the cache kept before also counting a finish lacks what that needs.
+    return f"tournaments:standings2:{tournament.pk}:{made}:{version}"
+
+
+def _cached(key: str, now: datetime.datetime) -> Standings | None:
+    # This process's copy first: a running tournament's page is asked for often, and
+    # unpickling a thousand rows from the shared cache costs more than drawing the page.
+    # A ban or its lifting bumps the version; a ban running out does not, so standings
+    # counted without a banned entrant hold only until the first such ban ends.
+    found = _recent.get(key)
+    if found is None or not found.holds(now):
+        found = cache.get(key)
+        if not isinstance(found, Standings) or not found.holds(now):
+            return None
+        _remember(key, found)
+    return found
+
+
+def _keep(key: str, found: Standings) -> None:
+    cache.set(key, found, STANDINGS_SECONDS)
+    _remember(key, found)
+
+
+def _remember(key: str, found: Standings) -> None:
+    _recent[key] = found
+    while len(_recent) > RECENT_STANDINGS:
+        del _recent[next(iter(_recent))]
+
+
+# A line before ranking: total, sum of scores, last finish, order of entry, user id,
+# username, percentages, scores.
+_Line = tuple[
+    float,
+    int,
+    datetime.datetime | None,
+    int,
+    int,
+    str,
+    tuple[float | None, ...],
+    tuple[int | None, ...],
+]
+_FAR = datetime.datetime.max.replace(tzinfo=datetime.UTC)
+
+
+T = TypeVar("T")
+
+
+def _replaced(values: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
+    return (*values[:index], value, *values[index + 1 :])
+
+
+def _total(shown: tuple[float | None, ...]) -> float:
+    return round(sum(p for p in shown if p is not None), 6)
+
+
+def _ranked(lines: list[_Line]) -> list[StandingRow]:
+    lines.sort(key=lambda line: (-line[0], -line[1], line[2] or _FAR, line[3]))
+    rows: list[StandingRow] = []
+    rank = 0
+    previous = None
+    for i, (total, score_sum, last_at, _order, user_id, username, shown, scores) in enumerate(
+        lines, start=1
+    ):
+        tied = (total, score_sum, last_at)
+        if tied != previous:
+            rank, previous = i, tied
+        rows.append(StandingRow(rank, user_id, username, total, score_sum, last_at, shown, scores))
+    return rows
+
+
 def _standings(tournament: Tournament, now: datetime.datetime) -> Standings:
-    entrants = []
     # A banned entrant counts for nobody while the ban is in force: these lines hold until
     # the first such ban ends.
     until: datetime.datetime | None = None
+    entrants = []
     for entrant_id, user_id, username, banned_until in (
         Entrant.objects.filter(
             tournament=tournament, disqualified=False, user__deleted_at__isnull=True
@@ -105,8 +242,8 @@ def _standings(tournament: Tournament, now: datetime.datetime) -> Standings:
             until = banned_until if until is None else min(until, banned_until)
         else:
             entrants.append((entrant_id, user_id, username))
-    numbers = dict(tournament.deals.values_list("pk", "number"))
-    standing = {entrant_id for entrant_id, _user, _name in entrants}
+    deals = tournament.deal_count
+    index_of = {pk: number - 1 for pk, number in tournament.deals.values_list("pk", "number")}
     counted = Play.objects.filter(tournament=tournament, score__isnull=False)
     # Only each entrant's latest finish as a moment: reading 8,000 of them would cost more
     # than the rest of the standings.
@@ -116,41 +253,29 @@ def _standings(tournament: Tournament, now: datetime.datetime) -> Standings:
         .annotate(latest=Max("finished_at"))
         .values_list("entrant_id", "latest")
     )
-    deals = tournament.deal_count
-    tables: dict[int, Counter[int]] = defaultdict(Counter)
-    results: dict[int, dict[int, int]] = defaultdict(dict)
+    # Disqualified or banned entrants and deleted accounts count for nobody.
+    results: dict[int, list[int | None]] = {entrant[0]: [None] * deals for entrant in entrants}
+    tables: tuple[dict[int, int], ...] = tuple({} for _ in range(deals))
     for entrant_id, deal_id, score in counted.values_list("entrant_id", "deal_id", "score"):
-        # Disqualified or banned entrants and deleted accounts count for nobody.
-        if entrant_id not in standing or score is None:
-            continue
-        number = numbers[deal_id]
-        tables[number][score] += 1
-        results[entrant_id][number] = score
-    percents = {number: percent_by_score(table) for number, table in tables.items()}
-    lines = []
+        mine = results.get(entrant_id)
+        if mine is not None and score is not None:
+            index = index_of[deal_id]
+            mine[index] = score
+            table = tables[index]
+            table[score] = table.get(score, 0) + 1
+    percents = [percent_by_score(table) for table in tables]
+    lines: list[_Line] = []
+    users: dict[int, int] = {}
+    joined: dict[int, int] = {}
     for order, (entrant_id, user_id, username) in enumerate(entrants):
-        mine = results.get(entrant_id, {})
-        shown = tuple(percents[n][mine[n]] if n in mine else None for n in range(1, deals + 1))
-        scores = tuple(mine.get(n) for n in range(1, deals + 1))
+        scores = tuple(results[entrant_id])
+        shown = tuple([None if s is None else p[s] for p, s in zip(percents, scores, strict=True)])
+        users[entrant_id] = user_id
+        joined[user_id] = order
+        score_sum = sum([s for s in scores if s is not None])
         last_at = latest.get(entrant_id)
-        total = round(sum(p for p in shown if p is not None), 6)
-        score_sum = sum(s for s in scores if s is not None)
-        lines.append((total, score_sum, last_at, order, user_id, username, shown, scores))
-    far = datetime.datetime.max.replace(tzinfo=datetime.UTC)
-    lines.sort(key=lambda line: (-line[0], -line[1], line[2] or far, line[3]))
-    rows: list[StandingRow] = []
-    for i, (total, score_sum, last_at, _order, user_id, username, shown, scores) in enumerate(
-        lines
-    ):
-        previous = rows[-1] if rows else None
-        same = previous is not None and (previous.total, previous.score_sum, previous.last_at) == (
-            total,
-            score_sum,
-            last_at,
-        )
-        rank = previous.rank if same and previous is not None else i + 1
-        rows.append(StandingRow(rank, user_id, username, total, score_sum, last_at, shown, scores))
-    return Standings(rows, until)
+        lines.append((_total(shown), score_sum, last_at, order, user_id, username, shown, scores))
+    return Standings(_ranked(lines), until, tables, index_of, users, joined)
 
 
 @dataclass(frozen=True)

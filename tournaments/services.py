@@ -252,9 +252,10 @@ def tournament_channel(tournament_id: int) -> str:
     return f"tournament:{tournament_id}"
 
 
-def _touch(tournament_id: int) -> None:
+def _touch(tournament_id: int, finish: selectors.Finish | None = None) -> None:
     # Every change the standings show: a new version (their cache key), and the pages told
     # of it once it commits. The event says only the version, never a sealed deal's score.
+    # A ``finish`` is the whole change: the new standings may be counted from the last.
     Tournament.objects.filter(pk=tournament_id).update(version=F("version") + 1)
     tournament = Tournament.objects.filter(pk=tournament_id).first()
     if tournament is None:
@@ -263,12 +264,18 @@ def _touch(tournament_id: int) -> None:
         # Told of it, every open page asks for the new standings at once: count them here,
         # once, before telling (after-commit work runs in order), so that none of those
         # requests finds the cache cold and counts them again.
-        transaction.on_commit(functools.partial(_standings_warm, tournament), robust=True)
+        warm = functools.partial(_standings_warm, tournament, finish)
+        transaction.on_commit(warm, robust=True)
     push.publish(tournament_channel(tournament_id), STANDINGS, {"version": tournament.version})
 
 
-def _standings_warm(tournament: Tournament) -> None:
-    selectors.standings(tournament)
+def _standings_warm(tournament: Tournament, finish: selectors.Finish | None) -> None:
+    if finish is None:
+        selectors.standings(tournament)
+    else:
+        # The UPDATE of the version waited for the previous change's commit: the version
+        # before this one differs from it only by this finish.
+        selectors.standings_after(tournament, finish)
 
 
 # No savepoint of its own: it runs inside the transaction that finishes the game.
@@ -286,7 +293,13 @@ def game_finished(
     # recorded is not hidden yet.
     play.game = game
     play_refresh(play, score=seats[0].score if seats else None, hidden=False)
-    _touch(play.tournament_id)
+    finish = selectors.Finish(
+        entrant_id=play.entrant_id,
+        deal_id=play.deal_id,
+        score=play.score,
+        finished_at=play.finished_at,
+    )
+    _touch(play.tournament_id, finish)
 
 
 def standings_forget_on_delete(*, user: User, **_signal: object) -> None:
