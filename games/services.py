@@ -576,13 +576,18 @@ def move_submit(*, game_id: int, user: User, round_number: int, turn: rules.Turn
     breaks a rule. A repeat of a round already committed with the same move (double click,
     second tab) is accepted and changes nothing.
     """
-    return _submit(
+    commit = _submit(
         game_id=game_id,
         pick_seat=lambda seats: seat_of(seats, user),
         round_number=round_number,
         turn=turn,
         enforce_deadline=True,
     )
+    if commit.game.lockstep_id is not None:
+        # Its table may have dealt the next card since (``lockstep_advance`` runs once the
+        # commit is in): the page that follows shows the game as it is now.
+        commit.game.refresh_from_db(fields=["round", "deadline", "version"])
+    return commit
 
 
 def bot_move_submit(*, game: Game, seat: Seat, round_number: int, turn: rules.Turn) -> Game:

@@ -33,7 +33,7 @@ from games import analysis, export, policy, rebuild, selectors, services, thrott
 from games.boardview import Draft, game_page, replay_page
 from games.decorators import poll
 from games.forms import AddBotForm, JoinByCodeForm, NewGameForm, NewMultiGameForm
-from games.models import Game, Seat
+from games.models import Game, Lockstep, Seat
 from games.pollstate import poll_state
 from games.showcase import showcase
 
@@ -155,7 +155,11 @@ def _page_extras(
                     "leaderboards:board", kwargs={"ruleset": game.ruleset, "kind": "best"}
                 ),
             }
-    if final:
+    if final and game.lockstep_id is not None:
+        # A live table's game: the next deal is dealt from where the table came from.
+        back = Lockstep.objects.filter(pk=game.lockstep_id).values_list("back_url", flat=True)
+        extras["live_back"] = back.first() or ""
+    elif final:
         extras["play_again"] = _play_again(game, seat)
     return extras
 
@@ -579,7 +583,8 @@ def game_poll(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     context = game_page(game, state, seat, draft_params=QueryDict())
     # A player in the middle of a draft keeps it (only the table is redrawn) unless the
     # draft is over for them: they timed out, say.
-    drafting = request.GET.get("draft") == "1" and "round" in context
+    # At a live table the board changes only with a new card, which no draft outlives.
+    drafting = request.GET.get("draft") == "1" and "round" in context and game.lockstep_id is None
     if "final" in context:
         # A finished game's board keeps Play again (or the rematch offered since).
         context.update(_page_extras(request, game, seat, final=True))

@@ -21,8 +21,8 @@ from games import policy, push, services
 from games.models import Game, Lockstep, Seat
 from games.signals import lockstep_finished
 from games.views import poll_token
-from tests.factories import UserFactory, play_turn
-from tests.pages import HTMX, Events
+from tests.factories import UserFactory, play_turn, reference_turn_of
+from tests.pages import HTMX, Events, turn_fields
 
 pytestmark = pytest.mark.django_db
 
@@ -202,7 +202,8 @@ def test_the_poll_redraws_a_waiting_board_once_the_next_card_is_dealt(
     token = page.context["poll_token"]
     version = fresh(game).version
     poll = reverse("games:poll", args=[game.pk])
-    query = {"v": version, "s": "active", "draft": "0", "t": token}
+    # The page was drawn while ana drafted round 1: its poller still says so.
+    query = {"v": version, "s": "active", "draft": "1", "t": token}
     assert client.get(poll, query, headers=HTMX).status_code == 204
     with committed():
         play_turn(games[ben.username], ben)
@@ -254,3 +255,24 @@ def test_a_live_tables_stream_passes_on_the_count_still_to_play(
     event = async_to_sync(scenario)()
     # Swapped into the page as it is: a bare number, two of three still to play.
     assert event == {"event": "table", "data": "2"}
+
+
+# Committed for real, as in production: the table deals once the commit is in, and
+# before the answer is drawn.
+@pytest.mark.django_db(transaction=True)
+def test_the_last_to_play_a_card_gets_the_next_at_once() -> None:
+    ana, ben = UserFactory(), UserFactory()
+    _table, games = seated([ana, ben])
+    play_turn(games[ana.username], ana)
+    client = Client()
+    client.force_login(ben)
+    game = games[ben.username]
+    number, turn = reference_turn_of(fresh(game), ben)
+    answer = client.post(
+        reverse("games:play", kwargs={"pk": game.pk}), turn_fields(number, turn), **HTMX
+    )
+    body = answer.content.decode()
+    # Ben's card dealt the next: his answer draws it, with no wait for a push.
+    assert 'data-testid="hand"' in body
+    assert "Round 2 of 16" in body
+    assert f"v={fresh(game).version}" in body

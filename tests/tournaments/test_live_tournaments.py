@@ -153,6 +153,13 @@ def test_a_player_who_misses_the_clock_leaves_the_deal_but_plays_the_next(
         missed = game_of(tournament, ben, 1)
         assert missed.is_finished
         assert missed.seats.get().status == Seat.Status.TIMED_OUT
+        # Its final page leads back to the tournament (not to a new game of one's own).
+        mine = Client()
+        mine.force_login(ben)
+        final = mine.get(reverse("games:detail", args=[missed.pk])).content.decode()
+        assert 'data-testid="live-back"' in final
+        assert reverse("tournaments:detail", args=[tournament.pk]) in final
+        assert 'data-testid="play-again"' not in final
         # Ana plays the deal out alone; then both get the second deal.
         for _round in range(15):
             with committed():
