@@ -192,6 +192,9 @@ function showDeadlines() {
 }
 setInterval(showDeadlines, 1000);
 document.addEventListener("DOMContentLoaded", showDeadlines);
+// A clock swapped in (a new round, a poll) counts at once, not with the next tick.
+document.addEventListener("htmx:afterSettle", showDeadlines);
+document.addEventListener("htmx:oobAfterSwap", showDeadlines);
 
 // gettext and interpolate come from the JavaScript catalogue, which base.html loads
 // (deferred, so in order) before this file.
