@@ -39,10 +39,15 @@ def poll_state_key(game_id: int) -> str:
 
 def poll_state_publish(game: Game) -> None:
     """Store the game's current version and deadline for its polls (call under its lock)."""
+    poll_state_set(game.pk, game.version, game.deadline)
+
+
+def poll_state_set(game_id: int, version: int, deadline: datetime.datetime | None) -> None:
+    """``poll_state_publish`` for a game written without its row in hand (under its lock)."""
     if not settings.POLL_STATE_IN_CACHE:
         return
-    state: PollState = (game.version, game.deadline)
-    cache.set(poll_state_key(game.pk), state, POLL_STATE_SECONDS)
+    state: PollState = (version, deadline)
+    cache.set(poll_state_key(game_id), state, POLL_STATE_SECONDS)
 
 
 def poll_state(game_id: int) -> PollState | None:

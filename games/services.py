@@ -20,6 +20,7 @@ from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
+from django.db.models import F
 from django.urls import reverse
 from django.utils import formats, timezone, translation
 from django.utils.translation import gettext as _
@@ -43,7 +44,7 @@ from games.models import (
     SoloResult,
 )
 from games.policy import hint_refusal, seat_of
-from games.pollstate import poll_state_publish
+from games.pollstate import poll_state_publish, poll_state_set
 from games.rebuild import (
     deck,
     game_moves,
@@ -1000,40 +1001,36 @@ def lockstep_advance(*, lockstep_id: int, now: datetime.datetime | None = None) 
         for game_id in sorted(late.values_list("pk", flat=True)):
             game, seats = _locked(game_id)
             changed |= _time_out(game, seats, now)
-    waiting, _players = lockstep_counts(table)
-    in_play = list(Game.objects.filter(lockstep=table, status=Game.Status.ACTIVE).order_by("pk"))
-    if not in_play:
+    # Run after every commit at the table: a count, and nothing read per game.
+    waiting, players = lockstep_counts(table)
+    if players == 0:
         table.finished_at = now
         table.deadline = None
         table.save(update_fields=["finished_at", "deadline"])
         lockstep_finished.send(sender=Lockstep, lockstep=table)
         return True
     if waiting == 0 and table.round < rules.ROUNDS:
-        _lockstep_deal(table, in_play, now)
+        _lockstep_deal(table, now)
         changed = True
-        waiting = len(in_play)
+        waiting = players
     push.publish(push.lockstep_channel(table.pk), push.TABLE, {"waiting": waiting})
     return changed
 
 
-def _lockstep_deal(table: Lockstep, games: list[Game], now: datetime.datetime) -> None:
+def _lockstep_deal(table: Lockstep, now: datetime.datetime) -> None:
     table.round += 1
     table.deadline = now + datetime.timedelta(seconds=table.round_seconds)
     table.save(update_fields=["round", "deadline"])
-    for game in games:
-        # Each game as ``_touch`` would write it: the round, its clock, a new version.
-        game.round = table.round
-        game.deadline = table.deadline
-        game.version += 1
-        game.updated_at = now
-    Game.objects.bulk_update(games, ["round", "deadline", "version", "updated_at"])
-    for game in games:
-        poll_state_publish(game)
-        push.publish(
-            push.game_channel(game.pk),
-            "game",
-            {"version": game.version, "deadline": table.deadline.isoformat()},
-        )
+    # Every game in play as ``_touch`` would write it (the round, its clock, a new
+    # version), in one statement whatever the number of players.
+    in_play = Game.objects.filter(lockstep=table, status=Game.Status.ACTIVE)
+    in_play.update(
+        round=table.round, deadline=table.deadline, version=F("version") + 1, updated_at=now
+    )
+    deadline = table.deadline.isoformat()
+    for game_id, version in in_play.values_list("pk", "version"):
+        poll_state_set(game_id, version, table.deadline)
+        push.publish(push.game_channel(game_id), "game", {"version": version, "deadline": deadline})
     _lockstep_tick_at(table)
 
 

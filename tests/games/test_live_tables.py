@@ -11,7 +11,9 @@ import pytest
 import time_machine
 from asgiref.sync import async_to_sync, sync_to_async
 from django.conf import settings
+from django.db import connection
 from django.test import AsyncClient, Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
@@ -276,3 +278,17 @@ def test_the_last_to_play_a_card_gets_the_next_at_once() -> None:
     assert 'data-testid="hand"' in body
     assert "Round 2 of 16" in body
     assert f"v={fresh(game).version}" in body
+
+
+def test_a_commit_at_a_large_table_costs_what_it_costs_at_a_small_one(
+    committed: Callable[[], Any],
+) -> None:
+    def queries_of_one_commit(size: int) -> int:
+        users = [UserFactory() for _ in range(size)]
+        _table, games = seated(users)
+        with CaptureQueriesContext(connection) as captured, committed():
+            play_turn(games[users[0].username], users[0])
+        return len(captured.captured_queries)
+
+    # Its count of who is still to play and its push make no query per player.
+    assert queries_of_one_commit(2) == queries_of_one_commit(12)
