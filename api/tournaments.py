@@ -29,6 +29,8 @@ class TournamentOut(Schema):
     name: str
     ruleset: str
     format: str
+    # A live tournament's clock: seconds everyone has for each card (else null).
+    round_seconds: int | None
     entry: str
     deals: int
     starts_at: datetime.datetime
@@ -58,6 +60,7 @@ def _out(tournament: Tournament) -> dict[str, object]:
         "name": tournament.name,
         "ruleset": tournament.ruleset,
         "format": tournament.format,
+        "round_seconds": tournament.round_seconds,
         "entry": tournament.entry,
         "deals": tournament.deal_count,
         "starts_at": tournament.starts_at,

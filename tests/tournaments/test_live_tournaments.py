@@ -229,3 +229,10 @@ def test_moderators_create_a_live_tournament_whose_window_follows_from_its_clock
     assert refused.status_code == 200
     assert "seconds a round" in refused.content.decode()
     assert not Tournament.objects.filter(name="No clock").exists()
+
+
+def test_the_api_says_a_tournament_is_live_and_how_long_each_card_has() -> None:
+    tournament = live(round_seconds=45)
+    listed = Client().get("/api/v1/tournaments/").json()
+    shown = next(item for item in listed if item["id"] == tournament.pk)
+    assert (shown["format"], shown["round_seconds"]) == ("live", 45)
