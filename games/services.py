@@ -865,7 +865,10 @@ def expire_deadlines(*, now: datetime.datetime | None = None) -> int:
     """Enforce every passed deadline; returns how many games timed someone out."""
     now = now or timezone.now()
     due = Game.objects.filter(status=Game.Status.ACTIVE, deadline__lte=now)
-    return sum(deadlines_enforce(game=game, now=now) for game in due)
+    # A live table's games share one clock: the table moves on once, not once per game.
+    tables = sorted(set(due.exclude(lockstep=None).values_list("lockstep_id", flat=True)))
+    moved = sum(lockstep_advance(lockstep_id=table_id, now=now) for table_id in tables)
+    return moved + sum(deadlines_enforce(game=game, now=now) for game in due.filter(lockstep=None))
 
 
 def _worker_fields(worker: rules.WorkerAction) -> dict[str, object]:

@@ -433,7 +433,8 @@ def live_advance(*, tournament: Tournament) -> bool:
 
 
 def _live_end(tournament: Tournament) -> None:
-    now = timezone.now()
+    # (A window ends after it starts, if only just: nobody at all came at the start.)
+    now = max(timezone.now(), tournament.starts_at + datetime.timedelta(microseconds=1))
     if tournament.ends_at > now:
         # Over when its last card is played: the results are everyone's to see from now.
         Tournament.objects.filter(pk=tournament.pk).update(ends_at=now)

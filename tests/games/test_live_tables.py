@@ -292,3 +292,17 @@ def test_a_commit_at_a_large_table_costs_what_it_costs_at_a_small_one(
 
     # Its count of who is still to play and its push make no query per player.
     assert queries_of_one_commit(2) == queries_of_one_commit(12)
+
+
+def test_the_sweep_moves_a_live_table_on_once_for_all_its_games(
+    players: list[User], committed: Callable[[], Any]
+) -> None:
+    table, games = seated(players)
+    assert table.deadline is not None
+    with time_machine.travel(table.deadline + datetime.timedelta(seconds=1), tick=False):
+        with committed():
+            assert services.expire_deadlines() == 1
+        # Nobody played: everyone timed out, and the table is over.
+        table.refresh_from_db()
+        assert table.finished_at is not None
+        assert all(fresh(game).is_finished for game in games.values())

@@ -236,3 +236,14 @@ def test_the_api_says_a_tournament_is_live_and_how_long_each_card_has() -> None:
     listed = Client().get("/api/v1/tournaments/").json()
     shown = next(item for item in listed if item["id"] == tournament.pk)
     assert (shown["format"], shown["round_seconds"]) == ("live", 45)
+
+
+def test_a_live_tournament_nobody_entered_is_over_when_it_starts() -> None:
+    tournament = live()
+    with time_machine.travel(tournament.starts_at, tick=False):
+        assert services.live_advance(tournament=tournament)
+        tournament.refresh_from_db()
+        assert not Play.objects.exists()
+        assert tournament.ends_at > tournament.starts_at
+    with time_machine.travel(tournament.starts_at + datetime.timedelta(seconds=1), tick=False):
+        assert tournament.is_over
