@@ -119,16 +119,11 @@ def game_create_solo(
                 _("You have %d solo games in play: finish or resign one first.") % in_play,
                 status=409,
             )
-    seed, the_deck, cards = _deal(seed)
-    game = Game(
-        mode=Game.Mode.SOLO,
+    game = _solo_game(
+        user,
+        _deal(seed),
         diagonal=diagonal,
         ferryman=ferryman,
-        ruleset=Ruleset.of(diagonal=diagonal, ferryman=ferryman),
-        seed=seed,
-        deck_name=the_deck.name,
-        cards=cards,
-        created_by=user,
         daily=daily,
         sealed_until=sealed_until,
         started_at=timezone.now(),
@@ -137,6 +132,29 @@ def game_create_solo(
     game.save()
     Seat.objects.create(game=game, user=user, position=1)
     return game
+
+
+def _solo_game(
+    user: User,
+    dealt: tuple[int, rules.Deck, list[int]],
+    *,
+    diagonal: bool,
+    ferryman: bool,
+    **fields: object,
+) -> Game:
+    """An unsaved solo game of ``user`` with the cards ``dealt`` (``_deal``) and ``fields``."""
+    seed, the_deck, cards = dealt
+    return Game(
+        mode=Game.Mode.SOLO,
+        diagonal=diagonal,
+        ferryman=ferryman,
+        ruleset=Ruleset.of(diagonal=diagonal, ferryman=ferryman),
+        seed=seed,
+        deck_name=the_deck.name,
+        cards=cards,
+        created_by=user,
+        **fields,
+    )
 
 
 def _deal(seed: int | None) -> tuple[int, rules.Deck, list[int]]:
@@ -943,24 +961,20 @@ def lockstep_create(
     come to the table. Written in a few statements whatever the number of players.
     """
     now = timezone.now()
-    seed, the_deck, cards = _deal(seed)
+    dealt = _deal(seed)
     deadline = now + datetime.timedelta(seconds=first_round_grace + round_seconds)
     table = Lockstep.objects.create(
         round=1, round_seconds=round_seconds, deadline=deadline, back_url=back_url
     )
     games = Game.objects.bulk_create(
-        Game(
-            mode=Game.Mode.SOLO,
+        _solo_game(
+            user,
+            dealt,
             diagonal=diagonal,
             ferryman=ferryman,
-            ruleset=Ruleset.of(diagonal=diagonal, ferryman=ferryman),
-            seed=seed,
-            deck_name=the_deck.name,
-            cards=cards,
             pace=Game.Pace.LIVE,
             round_seconds=round_seconds,
             deadline=deadline,
-            created_by=user,
             sealed_until=sealed_until,
             started_at=now,
             lockstep=table,
