@@ -10,6 +10,7 @@ take one transaction per game; ``bots_play``, ``hint_take``, ``game_analyse`` an
 
 from __future__ import annotations
 
+import contextvars
 import datetime
 import random
 import secrets
@@ -755,7 +756,7 @@ def _settle(
         fields.append("deadline")
     # Only the columns a commit owns: an admin save elsewhere must not be overwritten.
     _touch(game, *fields)
-    if game.lockstep_id is not None:
+    if game.lockstep_id is not None and _advancing.get() != game.lockstep_id:
         # Perhaps the table's last player of the round: see once this commits.
         lockstep_id = game.lockstep_id
         transaction.on_commit(lambda: lockstep_advance(lockstep_id=lockstep_id), robust=True)
@@ -942,6 +943,9 @@ def _analysis_enqueue(game: Game) -> None:
 
 # -- live tables: solo games dealt together --------------------------------------------------
 
+# The live table whose late players ``lockstep_advance`` is timing out, in this context.
+_advancing: contextvars.ContextVar[int | None] = contextvars.ContextVar("advancing", default=None)
+
 
 @transaction.atomic
 def lockstep_create(
@@ -1015,9 +1019,14 @@ def lockstep_advance(*, lockstep_id: int, now: datetime.datetime | None = None) 
             seats__status=Seat.Status.PLAYING,
             seats__rounds_played__lt=table.round,
         )
-        for game_id in sorted(late.values_list("pk", flat=True)):
-            game, seats = _locked(game_id)
-            changed |= _time_out(game, seats, now)
+        # (Each time-out would ask for this again after the commit: this call sees to it.)
+        token = _advancing.set(table.pk)
+        try:
+            for game_id in sorted(late.values_list("pk", flat=True)):
+                game, seats = _locked(game_id)
+                changed |= _time_out(game, seats, now)
+        finally:
+            _advancing.reset(token)
     # Run after every commit at the table: a count, and nothing read per game.
     waiting, players = lockstep_counts(table)
     if players == 0:

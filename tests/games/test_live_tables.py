@@ -306,3 +306,23 @@ def test_the_sweep_moves_a_live_table_on_once_for_all_its_games(
         table.refresh_from_db()
         assert table.finished_at is not None
         assert all(fresh(game).is_finished for game in games.values())
+
+
+def test_timing_out_a_table_asks_nothing_more_of_it_after_the_commit(
+    players: list[User], django_capture_on_commit_callbacks: Any
+) -> None:
+    table, _games = seated(players)
+    assert table.deadline is not None
+    with (
+        time_machine.travel(table.deadline + datetime.timedelta(seconds=1), tick=False),
+        django_capture_on_commit_callbacks() as callbacks,
+    ):
+        services.lockstep_advance(lockstep_id=table.pk)
+    # Three players timed out, and the table finished: no call per player comes after it
+    # (the pushes and the finished games' analyses are the after-commit work left).
+    advancing = [
+        c
+        for c in callbacks
+        if getattr(c, "__name__", "") == "<lambda>" and "lockstep_advance" in c.__code__.co_names
+    ]
+    assert advancing == []
