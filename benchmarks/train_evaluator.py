@@ -364,7 +364,7 @@ def plot(args: argparse.Namespace) -> None:
         x0, y0 = at(0, y).split(",")
         parts.append(f'<text x="{pad - 6}" y="{y0}" text-anchor="end">{y}</text>')
         parts.append(f'<line x1="{x0}" y1="{y0}" x2="{w - pad}" y2="{y0}" stroke="#ddd"/>')
-    colours = ("#c0392b", "#2471a3", "#7f8c8d", "#229954")
+    colours = ("#c0392b", "#2471a3", "#7f8c8d", "#229954", "#8e44ad", "#d68910")
     for row, (name, values) in enumerate(series.items()):
         colour = colours[row % len(colours)]
         if values:
