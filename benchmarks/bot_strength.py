@@ -14,8 +14,9 @@ milliseconds per move (wall clock around ``bot_turn``, median and p95; with ``--
 the jobs share the machine's cores, so the figures include that contention) and the CPU
 milliseconds per move (``time.process_time``, median and p95), which other load on the
 machine does not inflate. ``--weights`` overrides fields of a searching level's ``Search``
-or of its evaluation (``HandWeights``) for the run, ``--evaluation`` its learned weights (a
-file ``benchmarks/train_evaluator.py`` wrote), to compare settings on the same deals;
+or of its evaluation (a ``HandWeights``'s fields, when it plays on that) for the run,
+``--evaluation`` its learned weights (a file ``benchmarks/train_evaluator.py`` wrote), to
+compare settings on the same deals;
 ``--totals`` writes every deal's totals as JSON, for paired comparisons between runs.
 
 ``--analysis`` times the post-game analysis of a seat (CPU seconds), on the reference

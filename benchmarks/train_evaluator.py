@@ -1,22 +1,33 @@
-"""Learn the evaluation of ``rules.evaluation.LearnedWeights`` by self-play (TD(lambda)).
+"""Learn the evaluation of ``rules.evaluation.LearnedWeights`` by self-play.
 
-    python benchmarks/train_evaluator.py [--minutes 60] [--games 64] [--out PATH] [--log PATH]
+    python benchmarks/train_evaluator.py --backward [--minutes 55] [--games 150] [--width 3]
+        [--nexts 3] [--window 2] [--ridge 0.01] [--epsilon 0.1] [--out PATH] [--log PATH]
+    python benchmarks/train_evaluator.py [--minutes 60] [--games 24] [--out PATH] [--log PATH]
     python benchmarks/train_evaluator.py --plot [--logs PATH ...] [--svg PATH]
 
 The value of an afterstate (the board after a turn) is linear in a few features per scored
 region and per worker (``rules.evaluation.FEATURES``), with its own coefficients for each
-number of rounds left. Training starts from the hand-tuned evaluation in that shape and
-repeats *generations*: ``--games`` solo deals (fresh seeds from 1,000,000, never the
-benchmark's 0-999; standard half of them, each other variant a sixth) played one-ply on
-the current coefficients, a random turn among the best four on 5% of moves; every chosen
-afterstate gets the lambda-return ``G_t = (1 - lambda) * max_t+1 + lambda * G_t+1`` as its
-target (``max_t+1``: the value of the best turn with the next card; the last is the final
-score); then each stage's coefficients are refitted by ridge regression (pulled towards the
-current ones) on the last ``--window`` generations' afterstates. Pure Python, one process,
-deterministic for the same arguments; the weights are written after every generation, so a
-stopped run leaves its last ones. Every ``--eval-every`` generations the coefficients play
-96 held-out standard deals (seeds 5,000-5,095) one-ply, greedily: the training curve;
-``--out`` gets the coefficients that scored best there, ``*.last.json`` beside it the last.
+number of rounds left (a *stage*). Training starts from the hand-tuned evaluation in that
+shape and repeats *generations* of ``--games`` solo deals (fresh seeds from 1,000,000,
+never the benchmark's 0-999; standard half of them, each other variant a sixth) played
+one-ply on the current coefficients, exploring on ``--epsilon`` of the moves.
+
+``--backward`` (fitted value iteration): each move keeps the chosen afterstate and
+``--width`` others of the best ten turns; after a generation every stage is fitted again,
+from one round left up to fifteen, by ridge regression (pulled towards the current
+coefficients) on the last ``--window`` generations' afterstates of that stage, each with
+the target: the mean over ``--nexts`` of its unseen cards of the best reply's value on the
+stages already fitted (with no round left, the exact score). No target leans on a
+coefficient still to be fitted.
+
+Without it (the first runs): the best ``--width`` turns of each move get the mean over
+``--nexts`` next cards of the best reply's value on the current coefficients, and every
+stage is refitted at once.
+
+Pure Python, one process, deterministic for the same arguments; the weights are written
+after every generation (``*.last.json`` beside ``--out``), so a stopped run leaves its last
+ones. The coefficients play 96 held-out standard deals (seeds 5,000-5,095) one-ply,
+greedily: the training curve; ``--out`` gets the coefficients that scored best there.
 
 ``--plot`` draws that curve from one or more logs as an SVG.
 """
@@ -29,11 +40,12 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from rules import ROUNDS, Board, Variants, load_deck
+from rules import ROUNDS, Board, Card, Variants, load_deck
 from rules.evaluation import (
     FEATURES,
     WEIGHTS_PATH,
@@ -104,32 +116,92 @@ def play(
     return board.landscape.score().total, samples
 
 
+#: Per stage: the afterstates to fit, each with the cards still unseen and the variants.
+States = list[list[tuple[Board, list[Card], Variants]]]
+
+
+def collect(
+    weights: LearnedWeights, variants: Variants, seed: int, epsilon: float, extra: int
+) -> tuple[int, States]:
+    """One deal played one-ply on ``weights`` (a random turn among the best four on an
+    ``epsilon`` share of moves): its final score and, per stage, the chosen afterstates and
+    ``extra`` others from the best ten turns of each move (where the one-ply's maximum
+    looks, so the fit must hold there too)."""
+    deck = load_deck()
+    numbers = deck.deal(random.Random(seed))
+    explore = random.Random(f"explore:{seed}")
+    board = Board()
+    states: States = [[] for _ in range(ROUNDS)]
+    for k, number in enumerate(numbers):
+        card = deck.card(number)
+        unseen = [c for c in deck if c.number not in numbers[: k + 1]]
+        outlook = Outlook.of(unseen, ROUNDS - k - 1)
+        valued = value_turns(board, card, variants, outlook, weights)
+        order = sorted(range(len(valued)), key=lambda i: -valued[i][0])
+        pick = order[0]
+        if epsilon and explore.random() < epsilon:
+            pick = explore.choice(order[:4])
+        if outlook.rounds_left:
+            others = explore.sample(order[1:10], min(extra, len(order[1:10])))
+            for i in dict.fromkeys([pick, *others]):
+                after = board.play(card, valued[i][1], variants)
+                states[outlook.rounds_left].append((after, unseen, variants))
+        board = board.play(card, valued[pick][1], variants)
+    return board.landscape.score().total, states
+
+
+def fit_backwards(
+    weights: LearnedWeights, states: States, nexts: int, ridge: float, seed: int
+) -> LearnedWeights:
+    """Each stage's coefficients fitted in turn from the last round back: an afterstate's
+    target is the mean over ``nexts`` of its unseen cards (drawn at random) of the best
+    reply's value on the stages already fitted (with no round left, the exact score), so
+    no target leans on a coefficient still to be fitted."""
+    stages = list(weights.stages)
+    draw = random.Random(f"targets:{seed}")
+    for stage in range(1, ROUNDS):
+        fitted = LearnedWeights(tuple(stages))
+        rows = []
+        for after, unseen, variants in states[stage]:
+            cards = draw.sample(unseen, min(nexts, len(unseen)))
+            total = 0.0
+            for following in cards:
+                later = Outlook.of([c for c in unseen if c != following], stage - 1)
+                total += best_values([after], following, variants, later, fitted)[0]
+            outlook = Outlook.of(unseen, stage)
+            rows.append((afterstate_features(after, outlook), total / len(cards)))
+        if rows:
+            stages[stage] = tuple(_ridge(rows, list(stages[stage]), ridge))
+    return LearnedWeights(tuple(stages))
+
+
 def refit(weights: LearnedWeights, history: list[Samples], ridge: float) -> LearnedWeights:
     """Each stage's coefficients by ridge regression towards the current ones."""
     stages = [weights.stages[0]]
     for stage in range(1, ROUNDS):
         rows = [row for samples in history for row in samples[stage]]
         prior = list(weights.stages[stage])
-        if not rows:
-            stages.append(tuple(prior))
-            continue
-        # (X'X + ridge I) w = X'y + ridge prior, scaled by the number of rows.
-        n = len(rows)
-        a = [[0.0] * FEATURES for _ in range(FEATURES)]
-        b = [0.0] * FEATURES
-        for x, y in rows:
-            for i, xi in enumerate(x):
-                if xi:
-                    b[i] += xi * y / n
-                    ai = a[i]
-                    for j, xj in enumerate(x):
-                        if xj:
-                            ai[j] += xi * xj / n
-        for i in range(FEATURES):
-            a[i][i] += ridge
-            b[i] += ridge * prior[i]
-        stages.append(tuple(_solve(a, b)))
+        stages.append(tuple(_ridge(rows, prior, ridge)) if rows else tuple(prior))
     return LearnedWeights(tuple(stages))
+
+
+def _ridge(rows: list[tuple[list[float], float]], prior: list[float], ridge: float) -> list[float]:
+    # (X'X + ridge I) w = X'y + ridge prior, scaled by the number of rows.
+    n = len(rows)
+    a = [[0.0] * FEATURES for _ in range(FEATURES)]
+    b = [0.0] * FEATURES
+    for x, y in rows:
+        for i, xi in enumerate(x):
+            if xi:
+                b[i] += xi * y / n
+                ai = a[i]
+                for j, xj in enumerate(x):
+                    if xj:
+                        ai[j] += xi * xj / n
+    for i in range(FEATURES):
+        a[i][i] += ridge
+        b[i] += ridge * prior[i]
+    return _solve(a, b)
 
 
 def _solve(a: list[list[float]], b: list[float]) -> list[float]:
@@ -174,17 +246,17 @@ def train(args: argparse.Namespace) -> None:
     cpu = time.process_time()
 
     def record(entry: dict[str, object]) -> None:
-        entry |= {
-            "generation": generation,
-            "games": games,
-            "cpu_s": round(time.process_time() - cpu),
-        }
+        entry = {"generation": generation, "games": games} | entry
+        entry["cpu_s"] = round(time.process_time() - cpu)
         with log.open("a") as out:
             out.write(json.dumps(entry) + "\n")
         print(json.dumps(entry), flush=True)
 
     best = held_out(weights)
     record({"held_out": best})
+    if args.backward:
+        backward(args, weights, best, record)
+        return
     while time.monotonic() < deadline and generation < args.generations:
         generation += 1
         finals: dict[str, list[int]] = {"standard": [], "all": []}
@@ -212,6 +284,51 @@ def train(args: argparse.Namespace) -> None:
                 best = score
                 write_weights(weights, Path(args.out))
         record(entry)
+
+
+def backward(
+    args: argparse.Namespace,
+    weights: LearnedWeights,
+    best: float,
+    record: Callable[[dict[str, object]], None],
+) -> None:
+    """Generations of ``--games`` deals collected on the current coefficients, then every
+    stage fitted again from the last round back on the last ``--window`` generations'
+    afterstates (``fit_backwards``)."""
+    deadline = time.monotonic() + args.minutes * 60
+    window: list[States] = []
+    games = 0
+    for generation in range(1, args.generations + 1):
+        if time.monotonic() >= deadline:
+            break
+        finals: list[int] = []
+        states: States = [[] for _ in range(ROUNDS)]
+        for g in range(args.games):
+            variants = CYCLE[(games + g) % len(CYCLE)]
+            seed = args.seed + games + g
+            final, found = collect(weights, variants, seed, args.epsilon, args.width)
+            if variants == Variants():
+                finals.append(final)
+            for stage in range(ROUNDS):
+                states[stage] += found[stage]
+        games += args.games
+        window = [*window, states][-args.window :]
+        merged: States = [[s for w in window for s in w[stage]] for stage in range(ROUNDS)]
+        weights = fit_backwards(weights, merged, args.nexts, args.ridge, generation)
+        write_weights(weights, Path(args.out).with_suffix(".last.json"))
+        score = held_out(weights)
+        if score > best:
+            best = score
+            write_weights(weights, Path(args.out))
+        record(
+            {
+                "generation": generation,
+                "games": games,
+                "afterstates": sum(map(len, merged)),
+                "self_play_standard": round(statistics.fmean(finals), 3),
+                "held_out": score,
+            }
+        )
 
 
 def plot(args: argparse.Namespace) -> None:
@@ -247,7 +364,7 @@ def plot(args: argparse.Namespace) -> None:
         x0, y0 = at(0, y).split(",")
         parts.append(f'<text x="{pad - 6}" y="{y0}" text-anchor="end">{y}</text>')
         parts.append(f'<line x1="{x0}" y1="{y0}" x2="{w - pad}" y2="{y0}" stroke="#ddd"/>')
-    colours = ("#c0392b", "#2471a3", "#7f8c8d", "#229954")
+    colours = ("#c0392b", "#2471a3", "#7f8c8d", "#229954", "#8e44ad", "#d68910")
     for row, (name, values) in enumerate(series.items()):
         colour = colours[row % len(colours)]
         if values:
@@ -276,6 +393,9 @@ def main() -> None:
     parser.add_argument("--start", default="", help="weights JSON to start from")
     parser.add_argument("--out", default=str(WEIGHTS_PATH))
     parser.add_argument("--log", default=str(HERE / "training" / "train_evaluator.log"))
+    parser.add_argument(
+        "--backward", action="store_true", help="fit the stages from the last round back"
+    )
     parser.add_argument("--plot", action="store_true")
     parser.add_argument("--logs", nargs="*", default=[], help="logs to plot (default --log)")
     parser.add_argument("--svg", default=str(HERE / "training_curve.svg"))

@@ -6,13 +6,14 @@ Levels (``BOT_LEVELS``, weakest first):
   normal error of 2 points and, on a quarter of its turns, forgets its workers.
   For beginners. Deterministic per seed (the noise is drawn from the seed and position).
 - ``reference``: ``rules.reference_turn``, the one-ply greedy player that calibrates the deck.
-- ``strong``: one-ply search over every legal turn on an evaluation that estimates the
-  *final* score rather than the score as the landscape stands (``rules.evaluation``); the
-  best turns of the six best placements (two turns each at most) are then ranked again by
-  the expected evaluation after the best reply to each of a set of next cards, the same
-  cards for each turn (a two-ply expectimax). At least six next cards, more when the round
-  has few placements: as many as 1,200 valued placements of a next card buy (``budget``),
-  every unseen card when that covers them (the first round and most of rounds 12 to 15).
+- ``strong``: one-ply search over every legal turn on the learned evaluation, which
+  estimates the *final* score rather than the score as the landscape stands
+  (``rules.evaluation.LearnedWeights``, learned by self-play); the best turns of the four
+  best placements (two turns each at most) are then ranked again by the expected
+  evaluation after the best reply to each of a set of next cards, the same cards for each
+  turn (a two-ply expectimax over the unseen cards). At least four next cards, more when the
+  round has few placements: as many as 300 valued placements of a next card buy
+  (``budget``), every unseen card when that covers them.
 
 Nothing here knows the order of the cards to come: a level sees the board, this round's card
 and which cards of the deck are still unseen. ``hindsight_best`` is the exception on purpose:
@@ -62,7 +63,7 @@ class BotLevel(enum.StrEnum):
 _EXPECTED_SCORE = {
     BotLevel.EASY: 30.43,
     BotLevel.REFERENCE: 37.41,
-    BotLevel.STRONG: 45.25,
+    BotLevel.STRONG: 45.66,
 }
 BOT_LEVELS: tuple[str, ...] = tuple(BotLevel)
 
@@ -83,7 +84,8 @@ class TurnAssessment:
 
 @dataclass(frozen=True, slots=True)
 class Search:
-    """A searching level: its evaluation and how widely the two-ply looks."""
+    """A searching level: its evaluation and how widely the two-ply looks (the defaults:
+    the strong level before the learned evaluation, on the hand-tuned one)."""
 
     evaluation: Evaluation = field(default_factory=HandWeights)
     #: The best turns on the evaluation that the next card's expectation then ranks (the
@@ -102,10 +104,12 @@ class Search:
     per_placement: int = 2
 
 
-#: The searching levels.
-_SEARCHES: dict[BotLevel, Search] = {BotLevel.STRONG: Search()}
+#: The searching levels, on the learned evaluation (read once, when this module loads).
+_SEARCHES: dict[BotLevel, Search] = {
+    BotLevel.STRONG: Search(load_weights(), candidates=4, samples=4, budget=300),
+}
 #: What post-game analysis and hints value turns with: a one-ply search on the learned
-#: evaluation (read once, when this module loads), ten times cheaper than ``strong``.
+#: evaluation, ten times cheaper than ``strong``.
 ASSESSMENT = Search(load_weights(), candidates=1)
 
 

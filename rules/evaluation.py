@@ -36,9 +36,20 @@ from rules.landscape import EMPTY, FIELD, FOREST, TOWER, WATER
 from rules.model import ROUNDS, Card, MoveWorker, PlaceWorker, Terrain, Turn, Variants
 
 WEIGHTS_PATH = Path(__file__).resolve().parent / "weights" / "evaluator.json"
-WEIGHTS_FORMAT = "limes-evaluator/1"
-#: The features of a scored region, one block per terrain (``Landscape`` terrain codes).
-REGION_FEATURES: tuple[str, ...] = ("points", "open_filled", "open_filled_share", "open")
+WEIGHTS_FORMAT = "limes-evaluator/2"
+#: The features of a scored region, one block per terrain (``Landscape`` terrain codes):
+#: its points, its open zones times the share the rounds left fill (``filled``), that times
+#: the unseen cards' share that grows it, its open zones, ``filled`` squared (growth
+#: saturates) and its points times the fill share.
+REGION_FEATURES: tuple[str, ...] = (
+    "points",
+    "open_filled",
+    "open_filled_share",
+    "open",
+    "open_filled_squared",
+    "points_fill",
+)
+BLOCK = len(REGION_FEATURES)
 #: The afterstate's other features, after the four terrains' blocks.
 WORKER_FEATURES: tuple[str, ...] = ("reserve", "spare", "bias")
 FEATURES = len(REGION_FEATURES) * 4 + len(WORKER_FEATURES)
@@ -165,13 +176,15 @@ class LearnedWeights:
         coefficients = self.stages[outlook.rounds_left]
         growth = region_growth(board, outlook.rounds_left)
         fill = growth.fill
-        blocks = [coefficients[4 * kind : 4 * kind + 4] for kind in range(4)]
+        blocks = [coefficients[BLOCK * kind : BLOCK * kind + BLOCK] for kind in range(4)]
         shares = [outlook.share(kind) for kind in range(4)]
         worth = []
         for points, kind, zones in zip(growth.points, growth.kinds, growth.open, strict=True):
-            a, b, c, d = blocks[kind]
+            a, b, c, d, e, f = blocks[kind]
             filled = zones * fill
-            worth.append(a * points + b * filled + c * filled * shares[kind] + d * zones)
+            worth.append(
+                (a + f * fill) * points + (b + c * shares[kind] + e * filled) * filled + d * zones
+            )
         return worth
 
     def workers(self, rounds_left: int) -> tuple[float, float, float]:
@@ -189,7 +202,7 @@ class LearnedWeights:
             reserve, spare, bias = hand.workers(max(1, rounds_left))
             row: list[float] = []
             for kind in (FIELD, WATER, FOREST, TOWER):
-                row += [1.0, grow[kind], 0.0, 0.0]
+                row += [1.0, grow[kind], 0.0, 0.0, 0.0, 0.0]
             stages.append((*row, reserve, spare, bias))
         return cls(tuple(stages))
 
@@ -240,11 +253,13 @@ def afterstate_features(board: Board, outlook: Outlook) -> list[float]:
     for region in scored:
         kind, zones = growth.kinds[region], growth.open[region]
         filled = zones * growth.fill
-        base = 4 * kind
+        base = BLOCK * kind
         features[base] += growth.points[region]
         features[base + 1] += filled
         features[base + 2] += filled * outlook.share(kind)
         features[base + 3] += zones
+        features[base + 4] += filled * filled
+        features[base + 5] += growth.points[region] * growth.fill
     features[-3] = min(board.supply, outlook.rounds_left)
     features[-2] = len(board.workers) - len(scored)
     features[-1] = 1.0

@@ -29,6 +29,7 @@ from rules.evaluation import (
     HandWeights,
     LearnedWeights,
     Outlook,
+    afterstate_features,
     best_values,
     load_weights,
     value_turns,
@@ -298,15 +299,34 @@ def test_the_hand_evaluation_in_the_learned_shape_values_turns_alike(variants: V
     assert all(abs(a - b) < 1e-9 for (a, _), (b, _) in zip(hand, learned, strict=True))
 
 
+@pytest.mark.parametrize("variants", ALL_VARIANTS)
+def test_a_learned_value_is_its_afterstates_features_times_the_coefficients(
+    variants: Variants,
+) -> None:
+    # Training fits coefficients to features; playing sums regions' worth: the same value.
+    board, card, unseen = position(29, variants, 6)
+    rounds_left = 15 - 6
+    outlook = Outlook.of(unseen, rounds_left)
+    rng = random.Random(3)
+    stages = tuple(
+        tuple(rng.uniform(-1, 2) for _ in row) for row in LearnedWeights.from_hand().stages
+    )
+    weights = LearnedWeights(stages)
+    for value, turn in value_turns(board, card, variants, outlook, weights)[::7]:
+        features = afterstate_features(board.play(card, turn, variants), outlook)
+        expected = sum(x * w for x, w in zip(features, stages[rounds_left], strict=True))
+        assert abs(value - expected) < 1e-9
+
+
 def test_learned_weights_round_trip_and_refuse_a_wrong_shape() -> None:
     weights = load_weights()
     assert LearnedWeights.from_json(weights.to_json()).stages == tuple(
         tuple(round(x, 6) for x in row) for row in weights.stages
     )
-    with pytest.raises(InvalidInputError, match="limes-evaluator/1"):
+    with pytest.raises(InvalidInputError, match="limes-evaluator/2"):
         LearnedWeights.from_json({"format": "other"})
     with pytest.raises(InvalidInputError, match="stages"):
-        LearnedWeights.from_json({"format": "limes-evaluator/1", "stages": [[1.0]]})
+        LearnedWeights.from_json({"format": "limes-evaluator/2", "stages": [[1.0]]})
 
 
 def test_a_hint_is_the_assessments_best_turn() -> None:
