@@ -104,13 +104,15 @@ class Search:
     per_placement: int = 2
 
 
-#: The searching levels, on the learned evaluation (read once, when this module loads).
+#: The learned evaluation, read once, when this module loads.
+_LEARNED = load_weights()
+#: The searching levels, on the learned evaluation.
 _SEARCHES: dict[BotLevel, Search] = {
-    BotLevel.STRONG: Search(load_weights(), candidates=4, samples=4, budget=300),
+    BotLevel.STRONG: Search(_LEARNED, candidates=4, samples=4, budget=300),
 }
 #: What post-game analysis and hints value turns with: a one-ply search on the learned
 #: evaluation, ten times cheaper than ``strong``.
-ASSESSMENT = Search(load_weights(), candidates=1)
+ASSESSMENT = Search(_LEARNED, candidates=1)
 
 
 def search_of(level: BotLevel) -> Search:
