@@ -793,6 +793,10 @@ def _retire(
     state = rules_game(game, seats)
     leaving = [*leaving, *_bots_left_alone(seats, leaving)]
     for seat in leaving:
+        if state.is_over:
+            # The last person left in round 16 after the computers had played it: the
+            # game is over with the computers' 16 rounds, and they did not leave it.
+            break
         state.retire(player_key(seat))
         seat.status = Seat.Status.RESIGNED if seat.is_bot else status
         seat.left_at = now

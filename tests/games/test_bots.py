@@ -82,6 +82,28 @@ def test_a_whole_game_against_bots_ends_unrated_and_only_the_person_has_a_result
     assert not PlayerRating.objects.exists()
 
 
+def test_the_last_person_leaving_in_the_last_round_ends_the_game_with_the_computers_in_it(
+    user: User, committed: Committed
+) -> None:
+    game = bot_game(user, committed, ["easy", "easy"])
+    for _round in range(15):
+        with committed():
+            game = play_turn(game, user)
+    game.refresh_from_db()
+    # The computers have played the 16th card; the person resigns instead of playing it.
+    assert set(rounds_of(game).values()) == {15, 16}
+    with committed():
+        game = services.seat_resign(game=game, user=user)
+    game.refresh_from_db()
+    assert game.is_finished
+    seats = {seat.player_key: seat for seat in game.seats.all()}
+    assert seats[user.username].status == Seat.Status.RESIGNED
+    assert seats[user.username].place == 3
+    # The computers played every round: they finished the game, they did not leave it.
+    bots = [seat for key, seat in seats.items() if key != user.username]
+    assert all(seat.status == Seat.Status.PLAYING and seat.score is not None for seat in bots)
+
+
 def test_the_bot_sees_this_rounds_card_and_the_unseen_set_never_the_order(
     user: User, committed: Committed, monkeypatch: pytest.MonkeyPatch
 ) -> None:
