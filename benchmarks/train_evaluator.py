@@ -41,11 +41,12 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from rules import ROUNDS, Board, Card, Variants, load_deck
+from rules import ROUNDS, Board, Card, Turn, Variants, load_deck
 from rules.evaluation import (
     FEATURES,
     WEIGHTS_PATH,
@@ -71,6 +72,53 @@ HELD_OUT = range(5000, 5096)
 Samples = list[list[tuple[list[float], float]]]
 
 
+@dataclass
+class Move:
+    """One move of a deal played one-ply: the position, every turn valued, the one chosen."""
+
+    board: Board
+    card: Card
+    unseen: list[Card]
+    outlook: Outlook
+    valued: list[tuple[float, Turn]]
+    #: Indexes of ``valued``, best first; ``pick`` the one played.
+    order: list[int]
+    pick: int
+    #: The deal's own random draws for exploring (and for what the caller samples).
+    explore: random.Random
+
+    def after(self, i: int, variants: Variants) -> Board:
+        return self.board.play(self.card, self.valued[i][1], variants)
+
+
+def one_ply(
+    weights: LearnedWeights,
+    variants: Variants,
+    seed: int,
+    epsilon: float,
+    visit: Callable[[Move], None] = lambda _move: None,
+) -> int:
+    """Deal ``seed`` played one-ply on ``weights``, a random turn among the best four on an
+    ``epsilon`` share of moves; ``visit`` sees each move before it is played. Returns the
+    final score."""
+    deck = load_deck()
+    numbers = deck.deal(random.Random(seed))
+    explore = random.Random(f"explore:{seed}")
+    board = Board()
+    for k, number in enumerate(numbers):
+        card = deck.card(number)
+        unseen = [c for c in deck if c.number not in numbers[: k + 1]]
+        outlook = Outlook.of(unseen, ROUNDS - k - 1)
+        valued = value_turns(board, card, variants, outlook, weights)
+        order = sorted(range(len(valued)), key=lambda i: -valued[i][0])
+        pick = order[0]
+        if epsilon and explore.random() < epsilon:
+            pick = explore.choice(order[:4])
+        visit(Move(board, card, unseen, outlook, valued, order, pick, explore))
+        board = board.play(card, valued[pick][1], variants)
+    return board.landscape.score().total
+
+
 def play(
     weights: LearnedWeights,
     variants: Variants,
@@ -82,38 +130,30 @@ def play(
     """One deal played one-ply on ``weights``: its final score and, with ``width``, the
     targets of the ``width`` best afterstates of each move (the expected value of the best
     reply to ``nexts`` sampled next cards)."""
-    deck = load_deck()
-    numbers = deck.deal(random.Random(seed))
-    explore = random.Random(f"explore:{seed}")
-    board = Board()
     samples: Samples = [[] for _ in range(ROUNDS)]
-    for k, number in enumerate(numbers):
-        card = deck.card(number)
-        unseen = [c for c in deck if c.number not in numbers[: k + 1]]
-        outlook = Outlook.of(unseen, ROUNDS - k - 1)
-        valued = value_turns(board, card, variants, outlook, weights)
-        order = sorted(range(len(valued)), key=lambda i: -valued[i][0])
-        pick = order[0]
-        if epsilon and explore.random() < epsilon:
-            pick = explore.choice(order[:4])
-        if width and outlook.rounds_left:
-            # The best turns and as many others at random: the fit must also hold where
-            # the one-ply's maximum looks, not only where the policy goes.
-            rest = order[width // 2 :]
-            others = explore.sample(rest, min(len(rest), width - width // 2))
-            shortlist = dict.fromkeys([pick, *order[: width // 2], *others])
-            afters = [board.play(card, valued[i][1], variants) for i in shortlist]
-            cards = explore.sample(unseen, min(nexts, len(unseen)))
-            sums = [0.0] * len(afters)
-            for following in cards:
-                later = Outlook.of([c for c in unseen if c != following], outlook.rounds_left - 1)
-                for j, after in enumerate(afters):
-                    sums[j] += best_values([after], following, variants, later, weights)[0]
+
+    def visit(move: Move) -> None:
+        outlook = move.outlook
+        if not width or not outlook.rounds_left:
+            return
+        # The best turns and as many others at random: the fit must also hold where
+        # the one-ply's maximum looks, not only where the policy goes.
+        order, explore = move.order, move.explore
+        rest = order[width // 2 :]
+        others = explore.sample(rest, min(len(rest), width - width // 2))
+        shortlist = dict.fromkeys([move.pick, *order[: width // 2], *others])
+        afters = [move.after(i, variants) for i in shortlist]
+        cards = explore.sample(move.unseen, min(nexts, len(move.unseen)))
+        sums = [0.0] * len(afters)
+        for following in cards:
+            later = Outlook.of([c for c in move.unseen if c != following], outlook.rounds_left - 1)
             for j, after in enumerate(afters):
-                features = afterstate_features(after, outlook)
-                samples[outlook.rounds_left].append((features, sums[j] / len(cards)))
-        board = board.play(card, valued[pick][1], variants)
-    return board.landscape.score().total, samples
+                sums[j] += best_values([after], following, variants, later, weights)[0]
+        for j, after in enumerate(afters):
+            features = afterstate_features(after, outlook)
+            samples[outlook.rounds_left].append((features, sums[j] / len(cards)))
+
+    return one_ply(weights, variants, seed, epsilon, visit), samples
 
 
 #: Per stage: the afterstates to fit, each with the cards still unseen and the variants.
@@ -127,27 +167,19 @@ def collect(
     ``epsilon`` share of moves): its final score and, per stage, the chosen afterstates and
     ``extra`` others from the best ten turns of each move (where the one-ply's maximum
     looks, so the fit must hold there too)."""
-    deck = load_deck()
-    numbers = deck.deal(random.Random(seed))
-    explore = random.Random(f"explore:{seed}")
-    board = Board()
     states: States = [[] for _ in range(ROUNDS)]
-    for k, number in enumerate(numbers):
-        card = deck.card(number)
-        unseen = [c for c in deck if c.number not in numbers[: k + 1]]
-        outlook = Outlook.of(unseen, ROUNDS - k - 1)
-        valued = value_turns(board, card, variants, outlook, weights)
-        order = sorted(range(len(valued)), key=lambda i: -valued[i][0])
-        pick = order[0]
-        if epsilon and explore.random() < epsilon:
-            pick = explore.choice(order[:4])
-        if outlook.rounds_left:
-            others = explore.sample(order[1:10], min(extra, len(order[1:10])))
-            for i in dict.fromkeys([pick, *others]):
-                after = board.play(card, valued[i][1], variants)
-                states[outlook.rounds_left].append((after, unseen, variants))
-        board = board.play(card, valued[pick][1], variants)
-    return board.landscape.score().total, states
+
+    def visit(move: Move) -> None:
+        if not move.outlook.rounds_left:
+            return
+        best = move.order[1:10]
+        others = move.explore.sample(best, min(extra, len(best)))
+        for i in dict.fromkeys([move.pick, *others]):
+            states[move.outlook.rounds_left].append(
+                (move.after(i, variants), move.unseen, variants)
+            )
+
+    return one_ply(weights, variants, seed, epsilon, visit), states
 
 
 def fit_backwards(
