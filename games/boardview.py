@@ -506,7 +506,6 @@ class LiveTableView:
     """A live table's game in play: the table's clock and how many are still to play."""
 
     lockstep_id: int
-    round: int
     deadline: datetime.datetime | None
     waiting: int
     players: int
@@ -519,7 +518,6 @@ def live_table_view(game: Game) -> LiveTableView:
     waiting, players = lockstep_counts(table)
     return LiveTableView(
         lockstep_id=table.pk,
-        round=table.round,
         deadline=table.deadline,
         waiting=waiting,
         players=players,

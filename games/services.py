@@ -120,7 +120,7 @@ def game_create_solo(
                 _("You have %d solo games in play: finish or resign one first.") % in_play,
                 status=409,
             )
-    game = _solo_game(
+    game = _new_game(
         user,
         _deal(seed),
         diagonal=diagonal,
@@ -135,7 +135,7 @@ def game_create_solo(
     return game
 
 
-def _solo_game(
+def _new_game(
     user: User,
     dealt: tuple[int, rules.Deck, list[int]],
     *,
@@ -143,10 +143,11 @@ def _solo_game(
     ferryman: bool,
     **fields: object,
 ) -> Game:
-    """An unsaved solo game of ``user`` with the cards ``dealt`` (``_deal``) and ``fields``."""
+    """An unsaved game created by ``user`` with the cards ``dealt`` (``_deal``) and
+    ``fields`` (a solo game unless they say otherwise)."""
     seed, the_deck, cards = dealt
+    fields.setdefault("mode", Game.Mode.SOLO)
     return Game(
-        mode=Game.Mode.SOLO,
         diagonal=diagonal,
         ferryman=ferryman,
         ruleset=Ruleset.of(diagonal=diagonal, ferryman=ferryman),
@@ -238,22 +239,18 @@ def game_create_multi(
         )
     if bots:
         _ensure_bot_games_room(user)
-    seed, the_deck, cards = _deal(seed)
-    game = Game(
-        mode=Game.Mode.MULTI,
-        status=Game.Status.OPEN,
+    game = _new_game(
+        user,
+        _deal(seed),
         diagonal=diagonal,
         ferryman=ferryman,
-        ruleset=Ruleset.of(diagonal=diagonal, ferryman=ferryman),
-        seed=seed,
-        deck_name=the_deck.name,
-        cards=cards,
+        mode=Game.Mode.MULTI,
+        status=Game.Status.OPEN,
         pace=pace,
         round_seconds=round_seconds,
         seats_max=seats_max,
         listed=listed,
         invite_code=_new_invite_code(),
-        created_by=user,
     )
     game.full_clean()
     game.save()
@@ -975,7 +972,7 @@ def lockstep_create(
         round=1, round_seconds=round_seconds, deadline=deadline, back_url=back_url
     )
     games = Game.objects.bulk_create(
-        _solo_game(
+        _new_game(
             user,
             dealt,
             diagonal=diagonal,

@@ -395,8 +395,6 @@ class LiveStatus:
     players: int
     # The viewer's game at the table, while it is in play.
     game_id: int | None
-    # Every deal dealt and played: nothing is left to deal.
-    all_dealt: bool
 
     @property
     def needs_dealing(self) -> bool:
@@ -414,8 +412,7 @@ def live_status(tournament: Tournament, user: User | None) -> LiveStatus:
     )
     table = current.lockstep if current is not None else None
     if current is None or table is None or table.finished_at is not None:
-        dealt = current.number if current is not None else 0
-        return LiveStatus(None, None, None, 0, 0, None, dealt == tournament.deal_count)
+        return LiveStatus(None, None, None, 0, 0, None)
     waiting, players = lockstep_counts(table)
     game_id = None
     if user is not None and user.is_authenticated:
@@ -424,4 +421,4 @@ def live_status(tournament: Tournament, user: User | None) -> LiveStatus:
             .values_list("game_id", flat=True)
             .first()
         )
-    return LiveStatus(current.number, table.round, table.deadline, waiting, players, game_id, False)
+    return LiveStatus(current.number, table.round, table.deadline, waiting, players, game_id)

@@ -438,8 +438,8 @@ def _live_end(tournament: Tournament) -> None:
     if tournament.ends_at > now:
         # Over when its last card is played: the results are everyone's to see from now.
         Tournament.objects.filter(pk=tournament.pk).update(ends_at=now)
-        game_ids = Play.objects.filter(tournament=tournament).values_list("game_id", flat=True)
-        Game.objects.filter(pk__in=list(game_ids)).update(sealed_until=now)
+        plays = Play.objects.filter(tournament=tournament).values("game_id")
+        Game.objects.filter(pk__in=plays).update(sealed_until=now)
     _touch(tournament.pk)
 
 
