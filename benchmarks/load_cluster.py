@@ -113,7 +113,7 @@ def make_sessions(args: argparse.Namespace, count: int, into: Path) -> None:
 def group_cpu(folder: Path) -> float:
     """CPU seconds so far of the cluster's processes (each pid file's process group)."""
     groups = set()
-    for name in ("proxy", "app1", "app2", "worker", "worker2"):
+    for name in ("proxy", "app1", "app2", "stream1", "stream2", "worker", "worker2"):
         with contextlib.suppress(OSError, ValueError):
             groups.add(int((folder / f"{name}.pid").read_text()))
     ticks = os.sysconf("SC_CLK_TCK")

@@ -1,12 +1,13 @@
-"""Idle event streams that one app server holds, its memory per stream, and one event's fan-out.
+"""Idle event streams one stream server holds, its memory per stream, one event's fan-out.
 
     scripts/cluster up          # PORT, CLUSTER_DIR, REDIS_URL, LIMES_CACHE_PREFIX as for it
-    python benchmarks/push_streams.py --streams 1000,2000,4000 [--server app1]
+    python benchmarks/push_streams.py --streams 1000,2000,4000 [--server stream1] [--port P]
 
 Run by hand. For each count it opens that many lobby streams (``/lobby/stream/``: no
-session needed, the same code as a game's) straight to one app server on 127.0.0.1,
-checks that each one got its first event, and reads the app server's memory (the PSS of
-its process group: gunicorn's master and its uvicorn workers) before and with them. Then
+session needed, the same code as a game's) straight to one stream server on 127.0.0.1
+(or, with ``--port`` the proxy's, through HAProxy), checks that each one got its first
+event, and reads the stream server's memory (the PSS of its process group: gunicorn's
+master and its uvicorn workers) before and with them. Then
 it publishes one lobby event through Redis, as ``games.push`` does, and times its arrival
 at every stream. Then it hangs up on all of them and goes to the next count.
 """
@@ -116,10 +117,10 @@ async def measure(args: argparse.Namespace, count: int, leader: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--streams", default="1000,2000", help="comma-separated counts")
-    parser.add_argument("--server", default="app1", help="the app server, by pid file name")
+    parser.add_argument("--server", default="stream1", help="the stream server, by pid file")
     parser.add_argument("--cluster-dir", default=os.environ.get("CLUSTER_DIR", "var/cluster"))
     parser.add_argument(
-        "--port", type=int, default=int(os.environ.get("PORT", "8080")) + 1, help="app1's"
+        "--port", type=int, default=int(os.environ.get("PORT", "8080")) + 3, help="stream1's"
     )
     parser.add_argument(
         "--redis-url", default=os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")

@@ -78,7 +78,7 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
     name = f"limes_cluster_e2e_{os.getpid()}"
     database_url = urlsplit(server_url)._replace(path=f"/{name}").geturl()
     port = free_port()
-    apps = {"app1": free_port(), "app2": free_port()}
+    apps = {name: free_port() for name in ("app1", "app2", "stream1", "stream2")}
     folder = tmp_path_factory.mktemp("cluster")
     # Nothing of the test run's own settings: the cluster runs its production settings.
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "LIMES_"))}
@@ -86,6 +86,8 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
         PORT=str(port),
         APP1_PORT=str(apps["app1"]),
         APP2_PORT=str(apps["app2"]),
+        STREAM1_PORT=str(apps["stream1"]),
+        STREAM2_PORT=str(apps["stream2"]),
         CLUSTER_DIR=str(folder),
         DATABASE_URL=database_url,
         REDIS_URL=os.environ.get("LIMES_TEST_REDIS_URL", "redis://127.0.0.1:6379/0"),
@@ -251,7 +253,9 @@ def test_failed_sign_ins_are_counted_once_across_app_servers(cluster: Cluster) -
     assert "Too many failed login attempts" in answers[5]
 
 
-def test_a_move_on_one_app_server_reaches_a_stream_held_by_the_other(cluster: Cluster) -> None:
+def test_a_move_on_an_app_server_reaches_a_stream_held_by_a_stream_server(
+    cluster: Cluster,
+) -> None:
     app1, app2 = cluster.app_ports["app1"], cluster.app_ports["app2"]
     ana, ben = Browser([app1]), Browser([app2])
     ana.sign_up("e2e_push_ana")
@@ -261,8 +265,8 @@ def test_a_move_on_one_app_server_reaches_a_stream_held_by_the_other(cluster: Cl
     page = ana.request("GET", path).body
     stream_path, version = page_stream_path(page), page_version(page)
     assert stream_path is not None and version is not None
-    # ana's tab listens on app1; ben plays on app2: only Redis carries the news across.
-    stream = EventStream(app1, stream_path, ana.cookies)
+    # ana's tab listens on stream1; ben plays on app2: only Redis carries the news across.
+    stream = EventStream(cluster.app_ports["stream1"], stream_path, ana.cookies)
     try:
         assert stream.status == 200 and stream.content_type == "text/event-stream"
         ben_page = ben.request("GET", path).body
@@ -278,6 +282,32 @@ def test_a_move_on_one_app_server_reaches_a_stream_held_by_the_other(cluster: Cl
     token = page_poll_token(page)
     answer = ana.request("GET", f"{path}poll/?v={version}&s=active&draft=1&t={token}", htmx=True)
     assert answer.status == 200 and "✓" in answer.body
+
+
+def test_the_app_servers_leave_streams_to_the_stream_servers(cluster: Cluster) -> None:
+    ana = Browser([cluster.port])
+    ana.sign_up("e2e_stream_route")
+    path = game_path(ana.request("POST", "/games/new/multi/", MULTI_GAME, expect=(302,)))
+    page = ana.request("GET", path).body
+    stream_path = page_stream_path(page)
+    assert stream_path is not None
+    # An app server (WSGI) would hold a whole worker for a stream: it says 204, and a page
+    # sent there polls instead of waiting on a stream that never speaks.
+    direct = EventStream(cluster.app_ports["app1"], stream_path, ana.cookies)
+    direct.close()
+    # Through the proxy the stream reaches a stream server, which holds it open.
+    proxied = EventStream(cluster.port, stream_path, ana.cookies)
+    proxied.close()
+
+    assert direct.status == 204
+    assert proxied.status == 200 and proxied.content_type == "text/event-stream"
+    game_stream = stream_path.split("?")[0]
+    held_by = [
+        name
+        for name in ("app1", "app2", "stream1", "stream2")
+        if any(line.get("path") == game_stream for line in cluster.log_lines(name))
+    ]
+    assert held_by in (["app1", "stream1"], ["app1", "stream2"])
 
 
 def test_a_computer_players_move_reaches_the_page_through_the_proxy(cluster: Cluster) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from django.conf import settings
 
 UNITS = settings.BASE_DIR / "deploy" / "systemd"
@@ -13,12 +14,31 @@ def _unit(name: str) -> str:
     return (UNITS / name).read_text()
 
 
-def test_gunicorn_listens_on_loopback_unless_told_another_private_address() -> None:
-    unit = _unit("limes-app@.service")
+@pytest.mark.parametrize("name", ["limes-app@.service", "limes-stream@.service"])
+def test_gunicorn_listens_on_loopback_unless_told_another_private_address(name: str) -> None:
+    unit = _unit(name)
     (bind,) = re.findall(r"--bind (\S+)", unit)
     assert bind == "${LIMES_BIND_ADDRESS}:%i"
     assert "Environment=LIMES_BIND_ADDRESS=127.0.0.1" in unit
     assert "0.0.0.0" not in unit
+
+
+def test_views_run_on_wsgi_and_event_streams_on_asgi() -> None:
+    # scripts/cluster's split: a stream on a sync worker would hold the worker; a view
+    # under uvicorn pays a thread hop each way.
+    assert "limes_site.wsgi:application" in _unit("limes-app@.service")
+    assert "uvicorn_worker.UvicornWorker" not in _unit("limes-app@.service")
+    stream = _unit("limes-stream@.service")
+    assert "limes_site.asgi:application" in stream
+    assert "uvicorn_worker.UvicornWorker" in stream
+
+
+def test_the_proxy_sends_streams_to_the_stream_servers_without_delay() -> None:
+    config = (settings.BASE_DIR / "deploy" / "haproxy.cfg").read_text()
+    streams = config.split("\nbackend streams\n", 1)[1]
+    assert "option http-no-delay" in streams
+    assert "server stream1 127.0.0.1:@STREAM1_PORT@ check" in streams
+    assert "track app/app1 backup" in streams
 
 
 def test_the_worker_unit_runs_the_worker_that_takes_back_dead_workers_tasks() -> None:
