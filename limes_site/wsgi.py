@@ -9,3 +9,8 @@ from django.core.wsgi import get_wsgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "limes_site.settings.prod")
 
 application = get_wsgi_application()
+
+# Then what the first requests would load, and the heap frozen (limes_site.warmup).
+from limes_site import warmup  # noqa: E402
+
+warmup.settle()
