@@ -32,8 +32,8 @@ def load() -> None:
         for name in _own_templates(engine.template_dirs):
             engine.get_template(name)
     for code, _name in settings.LANGUAGES:
-        with translation.override(code):
-            translation.gettext("Limes")
+        translation.activate(code)  # which reads the language's catalogue
+    translation.deactivate()
     import rules.bot  # noqa: F401  (the learned weights, read once a process)
 
 
