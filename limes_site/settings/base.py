@@ -143,9 +143,10 @@ SQLITE_OPTIONS: dict[str, object] = {
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"].setdefault("OPTIONS", {}).update(SQLITE_OPTIONS)
-# Under ASGI (uvicorn) each request's views run in a thread of its own: a connection kept
-# per thread (CONN_MAX_AGE) would pile up until PostgreSQL refuses more (measured: "too
-# many clients" at 250 players). A pool per process lends one to each request instead.
+# Under ASGI (uvicorn: scripts/serve, the cluster's stream servers) views and a stream's
+# reads run in threads: a connection kept per thread (CONN_MAX_AGE) would pile up until
+# PostgreSQL refuses more (measured: "too many clients" at 250 players). A pool per process
+# lends one to each request instead, under WSGI too.
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     DATABASES["default"]["CONN_MAX_AGE"] = 0
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
