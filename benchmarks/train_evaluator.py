@@ -25,8 +25,9 @@ Without it (the first runs): the best ``--width`` turns of each move get the mea
 stage is refitted at once.
 
 Pure Python, one process, deterministic for the same arguments; the weights are written
-after every generation (``*.last.json`` beside ``--out``), so a stopped run leaves its last
-ones. The coefficients play 96 held-out standard deals (seeds 5,000-5,095) one-ply,
+after every generation (``*.last.json`` beside ``--out``, and with ``--backward`` each
+generation's as ``*.g<N>.json``, to compare them on more deals), so a stopped run leaves its
+last ones. The coefficients play 96 held-out standard deals (seeds 5,000-5,095) one-ply,
 greedily: the training curve; ``--out`` gets the coefficients that scored best there.
 
 ``--plot`` draws that curve from one or more logs as an SVG.
@@ -348,6 +349,7 @@ def backward(
         merged: States = [[s for w in window for s in w[stage]] for stage in range(ROUNDS)]
         weights = fit_backwards(weights, merged, args.nexts, args.ridge, generation)
         write_weights(weights, Path(args.out).with_suffix(".last.json"))
+        write_weights(weights, Path(args.out).with_suffix(f".g{generation}.json"))
         score = held_out(weights)
         if score > best:
             best = score

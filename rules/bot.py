@@ -9,11 +9,11 @@ Levels (``BOT_LEVELS``, weakest first):
 - ``strong``: one-ply search over every legal turn on the learned evaluation, which
   estimates the *final* score rather than the score as the landscape stands
   (``rules.evaluation.LearnedWeights``, learned by self-play); the best turns of the four
-  best placements (two turns each at most) are then ranked again by the expected
-  evaluation after the best reply to each of a set of next cards, the same cards for each
-  turn (a two-ply expectimax over the unseen cards). At least four next cards, more when the
-  round has few placements: as many as 300 valued placements of a next card buy
-  (``budget``), every unseen card when that covers them.
+  best placements (two turns each at most, within a point of the best turn) are then ranked
+  again by the expected evaluation after the best reply to each of a set of next cards, the
+  same cards for each turn (a two-ply expectimax over the unseen cards). At least four next
+  cards, more when the round has few placements: as many as 300 valued placements of a next
+  card buy (``budget``), every unseen card when that covers them.
 
 Nothing here knows the order of the cards to come: a level sees the board, this round's card
 and which cards of the deck are still unseen. ``hindsight_best`` is the exception on purpose:
@@ -63,7 +63,7 @@ class BotLevel(enum.StrEnum):
 _EXPECTED_SCORE = {
     BotLevel.EASY: 30.43,
     BotLevel.REFERENCE: 37.41,
-    BotLevel.STRONG: 45.66,
+    BotLevel.STRONG: 45.63,
 }
 BOT_LEVELS: tuple[str, ...] = tuple(BotLevel)
 
@@ -108,7 +108,7 @@ class Search:
 _LEARNED = load_weights()
 #: The searching levels, on the learned evaluation.
 _SEARCHES: dict[BotLevel, Search] = {
-    BotLevel.STRONG: Search(_LEARNED, candidates=4, samples=4, budget=300),
+    BotLevel.STRONG: Search(_LEARNED, candidates=4, samples=4, budget=300, margin=1.0),
 }
 #: What post-game analysis and hints value turns with: a one-ply search on the learned
 #: evaluation, ten times cheaper than ``strong``.
