@@ -141,5 +141,14 @@ def _load_cached(path: str) -> Deck:
 
 def load_deck(path: str | os.PathLike[str] | None = None) -> Deck:
     """The deck at ``path``, else at ``$LIMES_DECK``, else the standard deck. Cached."""
-    chosen = path or os.environ.get("LIMES_DECK") or DEFAULT_DECK_PATH
+    chosen = os.fspath(path or os.environ.get("LIMES_DECK") or DEFAULT_DECK_PATH)
+    if os.path.isabs(chosen):
+        # The web server asks on every page: an absolute path skips resolving it (a
+        # system call per part of the path) once it has been loaded.
+        return _load_absolute(chosen)
     return _load_cached(str(Path(chosen).resolve()))
+
+
+@cache
+def _load_absolute(path: str) -> Deck:
+    return _load_cached(str(Path(path).resolve()))
