@@ -15,6 +15,10 @@ The mix, by weight of simulated users:
   every 2 s as the page does, while they think and while they wait for the other;
 - visitors (2): leaderboards and profiles, a page every 3–8 s;
 - one floor probe: the anonymous home page (no query, a small template) twice a second.
+The simulated players choose a random legal turn (``play_http.Landscape`` with ``rng``),
+not the reference player's: choosing took two thirds of locust's CPU, on the same two
+cores as the servers under test, where a real player's thinking costs the servers nothing.
+They use locust's ``FastHttpUser`` (geventhttpclient) for the same reason.
 Every commit that the server accepted is written to ``LIMES_LOAD_MOVES`` (game, round) so
 that load_cluster.py can compare them with the moves stored.
 
@@ -36,13 +40,14 @@ import re
 import sys
 import threading
 import time
+from http.cookiejar import Cookie
 from pathlib import Path
 from urllib.parse import urlencode
 
 import gevent  # type: ignore[import-untyped]
 from gevent.event import Event as Signal  # type: ignore[import-untyped]
-from locust import HttpUser, between, constant, events, task
-from locust.clients import ResponseContextManager
+from locust import FastHttpUser, between, constant, events, task
+from locust.contrib.fasthttp import ResponseContextManager
 from locust.exception import StopUser
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -118,7 +123,29 @@ def _record_move(game: str, player: str, round_number: int, ok: bool | None) -> 
         _moves_file.flush()
 
 
-class SignedIn(HttpUser):
+def session_cookie(value: str) -> Cookie:
+    """The session cookie a signed-in browser would send to the cluster (127.0.0.1)."""
+    return Cookie(
+        version=0,
+        name="sessionid",
+        value=value,
+        port=None,
+        port_specified=False,
+        domain="127.0.0.1",
+        domain_specified=False,
+        domain_initial_dot=False,
+        path="/",
+        path_specified=True,
+        secure=False,
+        expires=None,
+        discard=True,
+        comment=None,
+        comment_url=None,
+        rest={},
+    )
+
+
+class SignedIn(FastHttpUser):
     """A player whose browser already holds a session (signing in is not what is measured)."""
 
     abstract = True
@@ -128,7 +155,7 @@ class SignedIn(HttpUser):
         if index >= len(_sessions):
             raise StopUser()
         self.player = _sessions[index]
-        self.client.cookies.set("sessionid", self.player["sessionid"])
+        self.client.cookiejar.set_cookie(session_cookie(self.player["sessionid"]))
         self.csrf = ""
         # Each game page's poll token, by game address (see play_http.page_poll_token).
         self.poll_tokens: dict[str, str] = {}
@@ -217,7 +244,7 @@ class SoloPlayer(SignedIn):
         assert path is not None
         url = f"/games/{path.group(1)}/"
         page = self.get(url, "game page")
-        landscape = Landscape(variants)
+        landscape = Landscape(variants, rng=random.Random())
         for round_number in range(1, rules.ROUNDS + 1):
             if not page:
                 return
@@ -268,7 +295,7 @@ class MultiPlayer(SignedIn):
             return
         page = self.get(url, "game page")
         self.open_stream(page)
-        landscape = Landscape(rules.Variants())
+        landscape = Landscape(rules.Variants(), rng=random.Random())
         for round_number in range(1, rules.ROUNDS + 1):
             found = self.wait_for_round(url, page, round_number)
             if found is None:
@@ -439,7 +466,7 @@ class Joiner(MultiPlayer):
         return None
 
 
-class Visitor(HttpUser):
+class Visitor(FastHttpUser):
     """Someone browsing the boards and players' profiles without signing in."""
 
     weight = 2
@@ -460,7 +487,7 @@ class Visitor(HttpUser):
         self.client.get("/daily/", name="daily board")
 
 
-class Floor(HttpUser):
+class Floor(FastHttpUser):
     """The trivial page, measured in the same run: what the stack costs without the game."""
 
     fixed_count = 1

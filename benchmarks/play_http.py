@@ -8,6 +8,7 @@ as it checks anyone's.
 
 from __future__ import annotations
 
+import random
 import re
 from dataclasses import dataclass, field
 
@@ -74,18 +75,34 @@ def page_version(html: str) -> int | None:
 
 @dataclass
 class Landscape:
-    """The client's copy of its own landscape, to choose the next turn."""
+    """The client's copy of its own landscape, to choose the next turn.
+
+    It plays the reference turn, or with ``rng`` a random legal one: a load generator's
+    simulated players think with that instead, since the reference player's ~3 ms a move
+    took two thirds of locust's CPU on the cores the servers under test need (a person's
+    thinking costs the servers nothing). The server's work for a move is the same.
+    """
 
     variants: rules.Variants
     board: rules.Board = field(default_factory=rules.Board)
     deck: rules.Deck = field(default_factory=rules.load_deck)
+    rng: random.Random | None = None
 
     def next_turn(self, html: str, round_number: int) -> dict[str, str]:
-        """The reference turn for the card the page shows in ``round_number``; keeps it."""
+        """The turn for the card the page shows in ``round_number``; keeps it."""
         shown = page_round(html)
         if shown is None or shown[0] != round_number:
             raise Unexpected(f"round {round_number} is not on the page: {html[:200]!r}")
         card = self.deck.card(shown[1])
-        turn = rules.reference_turn(self.board, card, self.variants)
+        if self.rng is None:
+            turn = rules.reference_turn(self.board, card, self.variants)
+        else:
+            turn = self.random_turn(card, self.rng)
         self.board = self.board.play(card, turn, self.variants)
         return turn_fields(turn)
+
+    def random_turn(self, card: rules.Card, rng: random.Random) -> rules.Turn:
+        """A legal placement of ``card`` and a legal worker action (or none), at random."""
+        placement = rng.choice(self.board.legal_placements(self.variants))
+        placed = self.board.place(card, placement, self.variants)
+        return rules.Turn(placement, rng.choice(placed.legal_worker_actions(self.variants)))
