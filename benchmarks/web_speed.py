@@ -191,7 +191,7 @@ def run(games: int, repeat: int, redis: str = "") -> None:
         # Production's cache and sessions (limes_site.settings.base with REDIS_URL), under a
         # key prefix of this run's own.
         cache = {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "limes_site.cache.RedisCache",
             "LOCATION": redis,
             "KEY_PREFIX": f"bench_web_{os.getpid()}",
         }

@@ -167,7 +167,7 @@ CACHES: dict[str, dict[str, Any]]
 if REDIS_URL:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "limes_site.cache.RedisCache",
             "LOCATION": REDIS_URL,
         },
     }
@@ -351,7 +351,7 @@ LOGGING: dict[str, Any] = {
 
 # Several sites (or test clusters) may share one Redis server: each keeps to its own keys.
 for _cache in CACHES.values():
-    if "redis" in _cache["BACKEND"]:
+    if _cache["BACKEND"].endswith(".RedisCache"):
         _cache["KEY_PREFIX"] = os.environ.get("LIMES_CACHE_PREFIX", "")
 
 # Errors go to Sentry when SENTRY_DSN is set, and nowhere new otherwise.

@@ -40,7 +40,7 @@ def test_cache_is_redis_when_redis_url_is_set() -> None:
     )
 
     assert result.returncode == 0, result.stderr
-    assert result.stdout.strip() == "django.core.cache.backends.redis.RedisCache"
+    assert result.stdout.strip() == "limes_site.cache.RedisCache"
 
 
 def test_cache_is_in_memory_without_redis_url() -> None:
