@@ -144,8 +144,11 @@ def test_a_commit_and_a_poll_overtake_the_queued_board_redraws(
     proxy: tuple[int, list[str], threading.Event],
 ) -> None:
     port, log, release = proxy
-    # Both servers busy, each with a request it holds.
-    sent = [_send_in_background(port, "GET", f"/hold/{n}/") for n in (1, 2)]
+    # Both servers busy, each with a request it holds. (One after the other: two sent at
+    # the same instant may both land on one server, HAProxy's threads racing past maxconn.)
+    sent = [_send_in_background(port, "GET", "/hold/1/")]
+    _wait_for(lambda: len(log) == 1)
+    sent.append(_send_in_background(port, "GET", "/hold/2/"))
     _wait_for(lambda: len(log) == 2)
     # Then, while they are busy, redraws and pages queue up first, the commit and a poll last.
     waiting = [
