@@ -40,7 +40,6 @@ import re
 import sys
 import threading
 import time
-from http.cookiejar import Cookie
 from pathlib import Path
 from urllib.parse import urlencode
 
@@ -49,6 +48,7 @@ from gevent.event import Event as Signal  # type: ignore[import-untyped]
 from locust import FastHttpUser, between, constant, events, task
 from locust.contrib.fasthttp import ResponseContextManager
 from locust.exception import StopUser
+from requests.cookies import create_cookie
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -123,28 +123,6 @@ def _record_move(game: str, player: str, round_number: int, ok: bool | None) -> 
         _moves_file.flush()
 
 
-def session_cookie(value: str) -> Cookie:
-    """The session cookie a signed-in browser would send to the cluster (127.0.0.1)."""
-    return Cookie(
-        version=0,
-        name="sessionid",
-        value=value,
-        port=None,
-        port_specified=False,
-        domain="127.0.0.1",
-        domain_specified=False,
-        domain_initial_dot=False,
-        path="/",
-        path_specified=True,
-        secure=False,
-        expires=None,
-        discard=True,
-        comment=None,
-        comment_url=None,
-        rest={},
-    )
-
-
 class SignedIn(FastHttpUser):
     """A player whose browser already holds a session (signing in is not what is measured)."""
 
@@ -155,7 +133,9 @@ class SignedIn(FastHttpUser):
         if index >= len(_sessions):
             raise StopUser()
         self.player = _sessions[index]
-        self.client.cookiejar.set_cookie(session_cookie(self.player["sessionid"]))
+        # A session made beforehand, as a signed-in browser would send it.
+        session = create_cookie("sessionid", self.player["sessionid"], domain="127.0.0.1")
+        self.client.cookiejar.set_cookie(session)
         self.csrf = ""
         # Each game page's poll token, by game address (see play_http.page_poll_token).
         self.poll_tokens: dict[str, str] = {}
