@@ -102,6 +102,10 @@ class Search:
     #: placements are ranked again, this many of each at most (turns with one placement
     #: share most of the two-ply's work).
     per_placement: int = 2
+    #: With this many rounds left or fewer, every turn is ranked again on every unseen card
+    #: (the landscape is nearly full: few placements, so it is cheap). With one round left
+    #: the reply is valued on the exact score: the turn is the best there is.
+    endgame: int = 0
 
 
 #: The learned evaluation, read once, when this module loads.
@@ -283,7 +287,10 @@ def _strong_choices(
     if rounds_left <= 0 or search.candidates <= 1 or not unseen:
         return ranked
     best = ranked[0][0]
-    if search.per_placement:
+    endgame = rounds_left <= search.endgame
+    if endgame:
+        shortlist = ranked
+    elif search.per_placement:
         taken: Counter[Placement] = Counter()
         shortlist = []
         for entry in ranked:
@@ -306,7 +313,7 @@ def _strong_choices(
     placements = len({turn.placement for _, turn in shortlist})
     turns = placements if search.per_placement else len(shortlist)
     work = turns * len(board.legal_placements(variants))
-    count = max(search.samples, search.budget // work)
+    count = len(unseen) if endgame else max(search.samples, search.budget // work)
     if also is not None and all(turn != also for _, turn in shortlist):
         shortlist.append(next(entry for entry in ranked if entry[1] == also))
     pool = sorted(unseen, key=lambda c: c.number)
