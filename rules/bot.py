@@ -13,7 +13,9 @@ Levels (``BOT_LEVELS``, weakest first):
   again by the expected evaluation after the best reply to each of a set of next cards, the
   same cards for each turn (a two-ply expectimax over the unseen cards). At least four next
   cards, more when the round has few placements: as many as 300 valued placements of a next
-  card buy (``budget``), every unseen card when that covers them.
+  card buy (``budget``), every unseen card when that covers them. In round 15 every turn is
+  ranked on every unseen card and the exact score after the best reply (``endgame``): the
+  best turn there is, blind to the order of the cards.
 
 Nothing here knows the order of the cards to come: a level sees the board, this round's card
 and which cards of the deck are still unseen. ``hindsight_best`` is the exception on purpose:
@@ -112,7 +114,7 @@ class Search:
 _LEARNED = load_weights()
 #: The searching levels, on the learned evaluation.
 _SEARCHES: dict[BotLevel, Search] = {
-    BotLevel.STRONG: Search(_LEARNED, candidates=4, samples=4, budget=300, margin=1.0),
+    BotLevel.STRONG: Search(_LEARNED, candidates=4, samples=4, budget=300, margin=1.0, endgame=1),
 }
 #: What post-game analysis and hints value turns with: a one-ply search on the learned
 #: evaluation, ten times cheaper than ``strong``.

@@ -2,25 +2,22 @@
 
 An evaluation values a board after a turn (an *afterstate*) as the sum of the ``worth`` of
 each region a worker scores, plus terms for the workers: ``reserve`` per worker still in the
-supply that a remaining round can place (and per such worker squared), ``spare`` per worker
-sharing a region (it may still move away) and a constant ``bias``; while a worker is in
-reserve, also what the best unscored region of each terrain offers it (``free``). With no
-round left it is the exact score. Two evaluations have that shape:
+supply that a remaining round can place, ``spare`` per worker sharing a region (it may still
+move away) and a constant ``bias``. With no round left it is the exact score. Two
+evaluations have that shape:
 
 - ``HandWeights``: a region's points now plus, if a worker scores it, the growth it may
   still expect, per *open* zone beside it (where a card may still lie without the landscape
   outgrowing 4x4 cards) a weight by terrain, and for a watchman per open zone in its lines
   of sight; scaled by the share of the open zones the remaining rounds will fill. Tuned by
   hand (benchmarks/README.md has the runs).
-- ``LearnedWeights``: the same terms and a few more (the deck's unseen terrain shares, the
-  free regions), one coefficient each per terrain and per number of rounds left, learned by
-  self-play
+- ``LearnedWeights``: the same terms and a few more (the deck's unseen terrain shares), one
+  coefficient each per terrain and per number of rounds left, learned by self-play
   (``benchmarks/train_evaluator.py``); shipped in ``rules/weights/evaluator.json``.
 
 Because the value is a sum over regions, each region's worth is computed once per placement
-and each worker action costs a few additions (``value_turns``); a turn takes one region at
-most, so each terrain's best two free regions tell the free term after it. The best reply to
-a next card is valued without listing its turns (``best_values``).
+and each worker action costs a few additions (``value_turns``); the best reply to a next
+card is valued without listing its turns (``best_values``).
 """
 
 from __future__ import annotations
@@ -31,24 +28,15 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import NamedTuple, Protocol
+from typing import Protocol
 
 from rules.board import Board, MoveCache
 from rules.errors import InvalidInputError
 from rules.landscape import EMPTY, FIELD, FOREST, TOWER, WATER
-from rules.model import (
-    ROUNDS,
-    WORKERS_PER_PLAYER,
-    Card,
-    MoveWorker,
-    PlaceWorker,
-    Terrain,
-    Turn,
-    Variants,
-)
+from rules.model import ROUNDS, Card, MoveWorker, PlaceWorker, Terrain, Turn, Variants
 
 WEIGHTS_PATH = Path(__file__).resolve().parent / "weights" / "evaluator.json"
-WEIGHTS_FORMAT = "limes-evaluator/3"
+WEIGHTS_FORMAT = "limes-evaluator/2"
 #: The features of a scored region, one block per terrain (``Landscape`` terrain codes):
 #: its points, its open zones times the share the rounds left fill (``filled``), that times
 #: the unseen cards' share that grows it, its open zones, ``filled`` squared (growth
@@ -62,19 +50,9 @@ REGION_FEATURES: tuple[str, ...] = (
     "points_fill",
 )
 BLOCK = len(REGION_FEATURES)
-#: What a worker still in reserve may yet score, one pair per terrain after the regions'
-#: blocks: the best unscored region's points and open zones times ``filled`` (the best by
-#: their sum, then by points), while a worker is in reserve and a round left to place it.
-FREE_FEATURES: tuple[str, ...] = ("free_points", "free_open_filled")
-FREE = BLOCK * 4
-#: The best free region's rank: its points and ``filled``, on a tie the more points (two
-#: different sums differ by 1/200 or more: ``filled`` is a multiple of 4/(empty zones)).
-_RANK_POINTS = 1.000001
-#: The afterstate's other features, after the free regions': the workers in reserve that
-#: the rounds left can place, their square (each one more is worth less), the workers
-#: sharing a region, a constant.
-WORKER_FEATURES: tuple[str, ...] = ("reserve", "reserve_squared", "spare", "bias")
-FEATURES = FREE + len(FREE_FEATURES) * 4 + len(WORKER_FEATURES)
+#: The afterstate's other features, after the four terrains' blocks.
+WORKER_FEATURES: tuple[str, ...] = ("reserve", "spare", "bias")
+FEATURES = len(REGION_FEATURES) * 4 + len(WORKER_FEATURES)
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,41 +96,15 @@ class Outlook:
         return self.forest
 
 
-@dataclass(frozen=True, slots=True)
-class RegionTerms:
-    """An evaluation's terms for the regions of a board (``Landscape.regions()`` order).
-
-    ``worth``: each region's if a worker scores it. ``free``: what a region adds as the best
-    unscored region of its terrain while a worker is in reserve (``None``: the evaluation has
-    no such term), the best being the one of highest ``rank``.
-    """
-
-    worth: list[float]
-    kinds: list[int]
-    free: list[float] | None = None
-    rank: list[float] | None = None
-
-
-class Workers(NamedTuple):
-    """An evaluation's terms for the workers, with a round or more left."""
-
-    #: Per worker in reserve that the rounds left can place, and per such worker squared.
-    reserve: float
-    reserve_squared: float
-    #: Per worker sharing a region with another (it may still move away).
-    spare: float
-    bias: float
-
-
 class Evaluation(Protocol):
-    """What values an afterstate: its regions' terms and the workers'."""
+    """What values an afterstate: each region's worth and the workers' terms."""
 
-    def regions(self, board: Board, outlook: Outlook, free: bool = True) -> RegionTerms:
-        """The terms of each region of ``board`` (``free`` only if asked)."""
+    def worth(self, board: Board, outlook: Outlook) -> list[float]:
+        """Each region's worth if a worker scores it (``Landscape.regions()`` order)."""
         ...
 
-    def workers(self, rounds_left: int) -> Workers:
-        """The workers' terms with ``rounds_left`` rounds left (> 0)."""
+    def workers(self, rounds_left: int) -> tuple[float, float, float]:
+        """``reserve``, ``spare`` and ``bias`` with ``rounds_left`` rounds left (> 0)."""
         ...
 
 
@@ -182,10 +134,10 @@ class HandWeights:
     fill_power: float = 1.0
     spare: float = 1.0
 
-    def regions(self, board: Board, outlook: Outlook, free: bool = True) -> RegionTerms:
+    def worth(self, board: Board, outlook: Outlook) -> list[float]:
         """Each region's points now plus the growth it may still expect."""
         if not outlook.rounds_left:
-            return _exact(board)
+            return [float(v) for v in board.landscape.regions().value]
         growth = region_growth(board, outlook.rounds_left)
         fill = growth.fill**self.fill_power
         weight = {
@@ -194,18 +146,17 @@ class HandWeights:
             WATER: self.grow_water,
             TOWER: self.grow_tower,
         }
-        worth = [
+        return [
             float(points) + weight[kind] * fill * zones
             for points, kind, zones in zip(growth.points, growth.kinds, growth.open, strict=True)
         ]
-        return RegionTerms(worth, growth.kinds)
 
-    def workers(self, rounds_left: int) -> Workers:
+    def workers(self, rounds_left: int) -> tuple[float, float, float]:
         """The reserve (linear in the rounds left), the spare weight and no bias."""
         reserve = self.reserve_end + (self.reserve - self.reserve_end) * (rounds_left - 1) / (
             ROUNDS - 2
         )
-        return Workers(reserve, 0.0, self.spare, 0.0)
+        return reserve, self.spare, 0.0
 
 
 @dataclass(frozen=True, slots=True, repr=False)
@@ -218,44 +169,28 @@ class LearnedWeights:
     def __repr__(self) -> str:
         return f"LearnedWeights(<{len(self.stages)} stages of {FEATURES} coefficients>)"
 
-    def regions(self, board: Board, outlook: Outlook, free: bool = True) -> RegionTerms:
-        """Each region's learned worth if a worker scores it, and with ``free`` what it adds
-        as its terrain's best unscored region."""
+    def worth(self, board: Board, outlook: Outlook) -> list[float]:
+        """Each region's learned worth if a worker scores it."""
         if not outlook.rounds_left:
-            return _exact(board)
+            return [float(v) for v in board.landscape.regions().value]
         coefficients = self.stages[outlook.rounds_left]
         growth = region_growth(board, outlook.rounds_left)
         fill = growth.fill
         blocks = [coefficients[BLOCK * kind : BLOCK * kind + BLOCK] for kind in range(4)]
         shares = [outlook.share(kind) for kind in range(4)]
         worth = []
-        if not free:
-            for points, kind, zones in zip(growth.points, growth.kinds, growth.open, strict=True):
-                a, b, c, d, e, f = blocks[kind]
-                filled = zones * fill
-                worth.append(
-                    (a + f * fill) * points
-                    + (b + c * shares[kind] + e * filled) * filled
-                    + d * zones
-                )
-            return RegionTerms(worth, growth.kinds)
-        frees = [coefficients[FREE + 2 * kind : FREE + 2 * kind + 2] for kind in range(4)]
-        values = []
-        rank = []
         for points, kind, zones in zip(growth.points, growth.kinds, growth.open, strict=True):
             a, b, c, d, e, f = blocks[kind]
             filled = zones * fill
             worth.append(
                 (a + f * fill) * points + (b + c * shares[kind] + e * filled) * filled + d * zones
             )
-            g, h = frees[kind]
-            values.append(g * points + h * filled)
-            rank.append(_RANK_POINTS * points + filled)
-        return RegionTerms(worth, growth.kinds, values, rank)
+        return worth
 
-    def workers(self, rounds_left: int) -> Workers:
-        """The learned reserve, reserve squared, spare and bias coefficients."""
-        return Workers(*self.stages[rounds_left][-len(WORKER_FEATURES) :])
+    def workers(self, rounds_left: int) -> tuple[float, float, float]:
+        """The learned reserve, spare and bias coefficients."""
+        coefficients = self.stages[rounds_left]
+        return coefficients[-3], coefficients[-2], coefficients[-1]
 
     @classmethod
     def from_hand(cls, hand: HandWeights = HandWeights()) -> LearnedWeights:
@@ -264,12 +199,11 @@ class LearnedWeights:
         grow = (hand.grow_field, hand.grow_water, hand.grow_forest, hand.grow_tower)
         stages = []
         for rounds_left in range(ROUNDS):
-            terms = hand.workers(max(1, rounds_left))
+            reserve, spare, bias = hand.workers(max(1, rounds_left))
             row: list[float] = []
             for kind in (FIELD, WATER, FOREST, TOWER):
                 row += [1.0, grow[kind], 0.0, 0.0, 0.0, 0.0]
-            row += [0.0] * (len(FREE_FEATURES) * 4)
-            stages.append((*row, *terms))
+            stages.append((*row, reserve, spare, bias))
         return cls(tuple(stages))
 
     def to_json(self) -> dict[str, object]:
@@ -278,7 +212,6 @@ class LearnedWeights:
             "format": WEIGHTS_FORMAT,
             "features": [
                 *(f"{t.name.lower()}_{f}" for t in Terrain for f in REGION_FEATURES),
-                *(f"{t.name.lower()}_{f}" for t in Terrain for f in FREE_FEATURES),
                 *WORKER_FEATURES,
             ],
             "stages": [[round(x, 6) for x in row] for row in self.stages],
@@ -300,14 +233,8 @@ class LearnedWeights:
         return cls(tuple(rows))
 
 
-_NO_TERMS = Workers(0.0, 0.0, 0.0, 0.0)
+_NO_TERMS = (0.0, 0.0, 0.0)
 _NOW = Outlook(0, 0.0, 0.0, 0.0, 0.0)
-
-
-def _exact(board: Board) -> RegionTerms:
-    # With no round left, a region is worth its points, and nothing is to come.
-    regions = board.landscape.regions()
-    return RegionTerms([float(v) for v in regions.value], regions.terrain)
 
 
 @lru_cache(maxsize=4)
@@ -333,74 +260,10 @@ def afterstate_features(board: Board, outlook: Outlook) -> list[float]:
         features[base + 3] += zones
         features[base + 4] += filled * filled
         features[base + 5] += growth.points[region] * growth.fill
-    reserve = min(board.supply, outlook.rounds_left)
-    if reserve > 0:
-        best: dict[int, tuple[float, int]] = {}
-        for region, kind in enumerate(growth.kinds):
-            if region in scored:
-                continue
-            rank = _RANK_POINTS * growth.points[region] + growth.open[region] * growth.fill
-            if kind not in best or rank > best[kind][0]:
-                best[kind] = (rank, region)
-        for kind, (_, region) in best.items():
-            features[FREE + 2 * kind] = growth.points[region]
-            features[FREE + 2 * kind + 1] = growth.open[region] * growth.fill
-    features[-4] = reserve
-    features[-3] = reserve * reserve
+    features[-3] = min(board.supply, outlook.rounds_left)
     features[-2] = len(board.workers) - len(scored)
     features[-1] = 1.0
     return features
-
-
-class _FreeRegions:
-    """The best unscored region of each terrain for one set of scored regions, and how the
-    free term changes when a worker takes a region or leaves one (the best two of each
-    terrain are enough: a turn takes one region at most)."""
-
-    __slots__ = ("first", "free", "kinds", "rank", "second", "total")
-
-    def __init__(self, terms: RegionTerms, ranked: list[list[int]], scored: Collection[int]):
-        assert terms.free is not None and terms.rank is not None
-        self.free, self.kinds, self.rank = terms.free, terms.kinds, terms.rank
-        self.first = [-1, -1, -1, -1]
-        self.second = [-1, -1, -1, -1]
-        total = 0.0
-        for kind, regions in enumerate(ranked):
-            # Workers score as many regions at most: two more hold the best two free ones.
-            found = [r for r in regions[: WORKERS_PER_PLAYER + 2] if r not in scored]
-            if found:
-                self.first[kind] = found[0]
-                total += self.free[found[0]]
-                if len(found) > 1:
-                    self.second[kind] = found[1]
-        self.total = total
-
-    def change(self, taken: int, freed: int) -> float:
-        """How the free term changes when a worker takes region ``taken`` (unscored before)
-        and region ``freed`` loses its last worker; -1 for neither."""
-        delta = 0.0
-        kind = after = -1
-        if taken >= 0:
-            kind = self.kinds[taken]
-            after = self.first[kind]
-            if after == taken:
-                after = self.second[kind]
-                delta -= self.free[taken] - (self.free[after] if after >= 0 else 0.0)
-        if freed >= 0:
-            other = self.kinds[freed]
-            best = after if other == kind else self.first[other]
-            if best < 0 or self.rank[freed] > self.rank[best]:
-                delta += self.free[freed] - (self.free[best] if best >= 0 else 0.0)
-        return delta
-
-
-def _ranked_by_kind(terms: RegionTerms) -> list[list[int]]:
-    # Each terrain's regions, the best free one first.
-    assert terms.rank is not None
-    ranked: list[list[int]] = [[], [], [], []]
-    for region in sorted(range(len(terms.kinds)), key=terms.rank.__getitem__, reverse=True):
-        ranked[terms.kinds[region]].append(region)
-    return ranked
 
 
 # -- every turn valued -----------------------------------------------------------------------
@@ -423,54 +286,38 @@ def value_turns(
     result: list[tuple[float, Turn]] = []
     moves: MoveCache = {}
     rounds_left = outlook.rounds_left
-    reserve, reserve_squared, spare_weight, bias = (
-        evaluation.workers(rounds_left) if rounds_left else _NO_TERMS
-    )
+    reserve, spare_weight, bias = evaluation.workers(rounds_left) if rounds_left else _NO_TERMS
     for placement in board.legal_placements(variants):
         after = board.with_card(card, placement)
-        supply = after.supply
-        # The free term counts only while a worker is in reserve.
-        terms = evaluation.regions(after, outlook, free=supply > 0)
-        worth = terms.worth
+        worth = evaluation.worth(after, outlook)
         region_at = after.landscape.regions().region_at
         occupied = Counter(map(region_at, after.workers))
         base = sum(worth[r] for r in occupied)
+        supply = after.supply
         spare = len(after.workers) - len(occupied)
-        free = None
-        if rounds_left and terms.free is not None:
-            free = _FreeRegions(terms, _ranked_by_kind(terms), occupied)
         for action in after.worker_actions(variants, moves):
             total = base
             left_supply = supply
             extra = spare
-            taken = freed = -1
             if isinstance(action, PlaceWorker):
                 left_supply -= 1
-                target = region_at(action.zone)
-                if target in occupied:
+                if region_at(action.zone) in occupied:
                     extra += 1
                 else:
-                    total += worth[target]
-                    taken = target
+                    total += worth[region_at(action.zone)]
             elif isinstance(action, MoveWorker):
                 source = region_at(action.source)
                 if occupied[source] == 1:
                     total -= worth[source]
-                    freed = source
                 else:
                     extra -= 1
-                target = region_at(action.target)
-                if target in occupied:
+                if region_at(action.target) in occupied:
                     extra += 1
                 else:
-                    total += worth[target]
-                    taken = target
+                    total += worth[region_at(action.target)]
             if rounds_left:
-                in_reserve = min(left_supply, rounds_left)
-                total += (reserve + reserve_squared * in_reserve) * in_reserve
+                total += reserve * min(left_supply, rounds_left)
                 total += spare_weight * extra + bias
-                if free is not None and in_reserve > 0:
-                    total += free.total + free.change(taken, freed)
             result.append((total, Turn(placement, action)))
     return result
 
@@ -486,23 +333,17 @@ def best_values(
     turn ``value_turns`` lists for each, without listing the turns.
 
     A worker's move is worth as much as its target's region, so targets count by region,
-    not zone. The landscape after each placement, its regions and their terms are the
+    not zone. The landscape after each placement, its regions and their worth are the
     boards' to share.
     """
     best = [float("-inf")] * len(boards)
     rounds_left = outlook.rounds_left
-    reserve, reserve_squared, spare_weight, bias = (
-        evaluation.workers(rounds_left) if rounds_left else _NO_TERMS
-    )
+    reserve, spare_weight, bias = evaluation.workers(rounds_left) if rounds_left else _NO_TERMS
     ferryman = variants.ferryman
-    # The free term counts only while a worker is in reserve.
-    need_free = rounds_left > 0 and max(board.supply for board in boards) > 0
     for placement in boards[0].legal_placements(variants):
         after = boards[0].with_card(card, placement)
         regions = after.landscape.regions()
-        terms = evaluation.regions(after, outlook, free=need_free)
-        worth = terms.worth
-        ranked = _ranked_by_kind(terms) if need_free and terms.free is not None else None
+        worth = evaluation.worth(after, outlook)
         region_at = regions.region_at
         new_regions = [
             region_at(point)
@@ -514,30 +355,19 @@ def best_values(
             base = sum(worth[r] for r in occupied)
             supply = board.supply
             spare = len(workers) - len(occupied)
-            free = None
-            if ranked is not None and supply > 0:
-                free = _FreeRegions(terms, ranked, occupied)
-            # (value gained, left supply, workers sharing a region, free term if a worker
-            # stays in reserve) of each kind of action
-            options: list[tuple[float, int, int, float]] = [
-                (base, supply, spare, free.total if free else 0.0)
-            ]
+            # (points gained, left supply, workers sharing a region) of each kind of action
+            options: list[tuple[float, int, int]] = [(base, supply, spare)]
             if supply > 0:
                 for region in new_regions:
                     if region in occupied:
-                        options.append((base, supply - 1, spare + 1, options[0][3]))
-                    elif free is None:
-                        options.append((base + worth[region], supply - 1, spare, 0.0))
+                        options.append((base, supply - 1, spare + 1))
                     else:
-                        change = free.change(region, -1)
-                        options.append(
-                            (base + worth[region], supply - 1, spare, free.total + change)
-                        )
+                        options.append((base + worth[region], supply - 1, spare))
             for own in occupied:
                 if occupied[own] == 1:
-                    total, extra, freed = base - worth[own], spare, own
+                    total, extra = base - worth[own], spare
                 else:
-                    total, extra, freed = base, spare - 1, -1
+                    total, extra = base, spare - 1
                 targets = regions.neighbours[own]
                 if ferryman:
                     targets = set(targets)
@@ -546,36 +376,16 @@ def best_values(
                             targets |= regions.neighbours[water]
                     targets.discard(own)
                 # To a region of its own, or to join a worker (that one then may move on).
-                if free is None:
-                    values = [worth[target] for target in targets if target not in occupied]
-                    if values:
-                        options.append((total + max(values), supply, extra, 0.0))
-                    if len(values) < len(targets):
-                        options.append((total, supply, extra + 1, 0.0))
-                    continue
-                # Taking a region may take its terrain's best free one: each target valued
-                # with the free term it leaves. Only a terrain's best free region changes it.
-                stay = free.change(-1, freed)
-                plain = [target for target in targets if target not in occupied]
-                if plain:
-                    others = [worth[t] for t in plain if t not in free.first]
-                    value, term = (max(others), stay) if others else (float("-inf"), 0.0)
-                    for first in free.first:
-                        if first in plain:
-                            change = free.change(first, freed)
-                            if worth[first] + change > value + term:
-                                value, term = worth[first], change
-                    options.append((total + value, supply, extra, free.total + term))
-                if len(plain) < len(targets):
-                    options.append((total, supply, extra + 1, free.total + stay))
+                free = [worth[target] for target in targets if target not in occupied]
+                if free:
+                    options.append((total + max(free), supply, extra))
+                if len(free) < len(targets):
+                    options.append((total, supply, extra + 1))
             value = best[k]
-            for total, left_supply, extra, term in options:
+            for total, left_supply, extra in options:
                 if rounds_left:
-                    in_reserve = min(left_supply, rounds_left)
-                    total += (reserve + reserve_squared * in_reserve) * in_reserve
+                    total += reserve * min(left_supply, rounds_left)
                     total += spare_weight * extra + bias
-                    if in_reserve > 0:
-                        total += term
                 if total > value:
                     value = total
             best[k] = value

@@ -26,14 +26,12 @@ from rules import (
 )
 from rules.bot import ASSESSMENT, Search, _strong_choices, _strong_ranked
 from rules.evaluation import (
-    FREE,
     HandWeights,
     LearnedWeights,
     Outlook,
     afterstate_features,
     best_values,
     load_weights,
-    region_growth,
     value_turns,
 )
 from tests.rules.helpers import ALL_VARIANTS, random_game
@@ -112,13 +110,12 @@ def test_strong_scores_a_last_round_exactly() -> None:
 @pytest.mark.parametrize(
     ("variants", "seed"), [(Variants(), 8), (Variants(diagonal=True, ferryman=True), 3)]
 )
-def test_an_endgame_search_plays_the_best_expected_round_15(variants: Variants, seed: int) -> None:
-    # With one round left, ``endgame`` ranks every turn by the mean over every unseen card
-    # of the best final score after it: brute force over both rounds agrees. (On these
-    # positions the two-ply without it, on four cards, gives away 0.7 and 1.4 points.)
+def test_the_strong_level_plays_the_best_expected_round_15(variants: Variants, seed: int) -> None:
+    # With one round left, the strong level (``Search.endgame``) ranks every turn by the mean
+    # over every unseen card of the best final score after it: brute force over both rounds
+    # agrees. (On these positions the two-ply on four cards gave away 0.7 and 1.4 points.)
     board, card, unseen = position(seed, variants, 14)
-    search = Search(load_weights(), candidates=4, samples=4, budget=300, margin=1.0, endgame=1)
-    chosen = _strong_choices(board, card, variants, unseen, 0, search)[0][1]
+    chosen = bot_turn(board, card, unseen=unseen, variants=variants, level="strong")
 
     def expected(turn: Turn) -> float:
         after = board.play(card, turn, variants)
@@ -338,8 +335,8 @@ def test_the_hand_evaluation_in_the_learned_shape_values_turns_alike(variants: V
 def test_a_learned_value_is_its_afterstates_features_times_the_coefficients(
     variants: Variants, rounds: int
 ) -> None:
-    # Training fits coefficients to features; playing sums regions' worth and follows each
-    # terrain's best free region turn by turn: the same value, for every turn.
+    # Training fits coefficients to features; playing sums regions' worth: the same value,
+    # for every turn.
     board, card, unseen = position(29 + rounds, variants, rounds)
     rounds_left = 15 - rounds
     outlook = Outlook.of(unseen, rounds_left)
@@ -351,44 +348,15 @@ def test_a_learned_value_is_its_afterstates_features_times_the_coefficients(
         assert value == pytest.approx(expected, abs=1e-9)
 
 
-def test_a_worker_in_reserve_values_the_best_free_region_of_each_terrain() -> None:
-    # Per terrain, the features of the unscored region a worker in reserve could best
-    # still take: the most points and open zones (times the fill share) together, on a tie
-    # the most points; all zero once no worker is left in reserve.
-    board, card, unseen = position(41, Variants(), 7)
-    after = board.play(card, Turn(board.legal_placements()[0], None), Variants())
-    outlook = Outlook.of(unseen, 8)
-    features = afterstate_features(after, outlook)
-    growth = region_growth(after, 8)
-    regions = after.landscape.regions()
-    scored = {regions.region_at(point) for point in after.workers}
-    kinds_seen = 0
-    for kind in range(4):
-        free = [
-            (growth.points[r] + growth.open[r] * growth.fill, growth.points[r], growth.open[r])
-            for r in range(len(growth.kinds))
-            if growth.kinds[r] == kind and r not in scored
-        ]
-        _, points, zones = max(free, default=(0, 0, 0))
-        assert features[FREE + 2 * kind] == points
-        assert features[FREE + 2 * kind + 1] == pytest.approx(zones * growth.fill)
-        kinds_seen += bool(free)
-    assert kinds_seen >= 3
-    row, col = after.cards[0].card_at
-    spent = Board(after.cards, (*after.workers, *[(2 * row, 2 * col)] * 7)[:7])
-    assert spent.supply == 0
-    assert afterstate_features(spent, outlook)[FREE : FREE + 8] == [0.0] * 8
-
-
 def test_learned_weights_round_trip_and_refuse_a_wrong_shape() -> None:
     weights = load_weights()
     assert LearnedWeights.from_json(weights.to_json()).stages == tuple(
         tuple(round(x, 6) for x in row) for row in weights.stages
     )
-    with pytest.raises(InvalidInputError, match="limes-evaluator/3"):
+    with pytest.raises(InvalidInputError, match="limes-evaluator/2"):
         LearnedWeights.from_json({"format": "other"})
     with pytest.raises(InvalidInputError, match="stages"):
-        LearnedWeights.from_json({"format": "limes-evaluator/3", "stages": [[1.0]]})
+        LearnedWeights.from_json({"format": "limes-evaluator/2", "stages": [[1.0]]})
 
 
 def test_a_hint_is_the_assessments_best_turn() -> None:
