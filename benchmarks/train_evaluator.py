@@ -234,10 +234,10 @@ def _ridge(rows: list[tuple[list[float], float]], prior: list[float], ridge: flo
     for i in range(FEATURES):
         a[i][i] += ridge
         b[i] += ridge * prior[i]
-    return _solve(a, b)
+    return solve(a, b)
 
 
-def _solve(a: list[list[float]], b: list[float]) -> list[float]:
+def solve(a: list[list[float]], b: list[float]) -> list[float]:
     # Gaussian elimination with partial pivoting; ``a`` is positive definite (ridge).
     n = len(b)
     m = [[*row, b[i]] for i, row in enumerate(a)]
