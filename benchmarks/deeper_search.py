@@ -1,14 +1,16 @@
 """What one more ply would give the strong level: a probe, not a level (issue #24).
 
     python benchmarks/deeper_search.py [--games 100] [--seed 40000] [--jobs 2]
-        [--samples 4] [--margin 2.0] [--totals PATH]
+        [--samples 4] [--margin 2.0] [--rounds-left 15] [--totals PATH]
 
 The strong level ranks its best turns by the expected evaluation after the best reply to a
-few next cards (a two-ply). The *three-ply* here ranks them by the expected value of the
-strong level's own two-ply choice for each of ``--samples`` next cards: the evaluation one
-card further on. Its shortlist: the best two turns of the best four placements within
-``--margin`` points of the best turn; rounds 15 and 16 are the strong level's (round 15 is
-exact already). Blind to the order of the cards, like every level.
+few next cards (a two-ply). The *three-ply* (the strong level's search with
+``Search.deeper``) ranks them by the expected value of the strong level's own two-ply
+choice for each of ``--samples`` next cards: the evaluation one card further on. Its
+shortlist: the best two turns of the best four placements within ``--margin`` points of the
+best turn; rounds 15 and 16 are the strong level's (round 15 is exact already); with
+``--rounds-left N``, only the moves with N rounds left or fewer look further, the others
+are the strong level's. Blind to the order of the cards, like every level.
 
 Both play the same deals (deal ``i``: ``random.Random(seed + i)``, as bot_strength.py);
 the report gives each mean, the paired difference and the three-ply's CPU a move. If it
@@ -19,76 +21,33 @@ afford the search itself.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import random
 import statistics
 import sys
 import time
-from collections import Counter
-from collections.abc import Collection
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from rules import ROUNDS, Board, Card, Turn, Variants, bot_turn, load_deck
+from rules import ROUNDS, Board, Variants, bot_turn, load_deck
 from rules.bot import (
     BotLevel,
-    _rng,
     _strong_choices,
-    _strong_ranked,
     search_of,
 )
 
 
-def deeper_turn(
-    board: Board,
-    card: Card,
-    unseen: Collection[Card],
-    variants: Variants,
-    seed: int,
-    samples: int,
-    margin: float,
-) -> Turn:
-    """The three-ply's turn (see the module docstring)."""
-    search = search_of(BotLevel.STRONG)
-    if ROUNDS - len(board.cards) - 1 <= 1:
-        return _strong_choices(board, card, variants, unseen, seed, search)[0][1]
-    ranked = _strong_ranked(board, card, variants, unseen, search)
-    best = ranked[0][0]
-    taken: Counter[object] = Counter()
-    shortlist: list[Turn] = []
-    for value, turn in ranked:
-        if value < best - margin:
-            break
-        if turn.placement not in taken and len(taken) == 4:
-            continue
-        if taken[turn.placement] < 2:
-            taken[turn.placement] += 1
-            shortlist.append(turn)
-    if len(shortlist) == 1:
-        return shortlist[0]
-    pool = sorted(unseen, key=lambda c: c.number)
-    nexts = _rng(seed, board, card).sample(pool, min(samples, len(pool)))
-    valued = []
-    for turn in shortlist:
-        after = board.play(card, turn, variants)
-        values = []
-        for following in nexts:
-            rest = [c for c in pool if c.number != following.number]
-            # ``also`` makes the strong level value its first turn on the two-ply even when
-            # it would have played it without looking further.
-            first = _strong_ranked(after, following, variants, rest, search)[0][1]
-            choices = _strong_choices(after, following, variants, rest, seed, search, also=first)
-            values.append(choices[0][0])
-        valued.append((statistics.fmean(values), turn))
-    return max(valued, key=lambda entry: entry[0])[1]
-
-
-def play_deal(args: tuple[int, int, float]) -> tuple[int, int, list[float]]:
+def play_deal(args: tuple[int, int, float, int]) -> tuple[int, int, list[float]]:
     """Deal ``seed`` played by the strong level and the three-ply: their totals and the
     three-ply's CPU seconds a move."""
-    seed, samples, margin = args
+    seed, samples, margin, deepest = args
+    strong_search = search_of(BotLevel.STRONG)
+    three_ply = dataclasses.replace(
+        strong_search, samples=samples, deeper=deepest, deeper_margin=margin
+    )
     deck = load_deck()
     variants = Variants()
     numbers = deck.deal(random.Random(seed))
@@ -100,7 +59,7 @@ def play_deal(args: tuple[int, int, float]) -> tuple[int, int, list[float]]:
         turn = bot_turn(strong, card, unseen=unseen, variants=variants, seed=seed)
         strong = strong.play(card, turn, variants)
         started = time.process_time()
-        turn = deeper_turn(deeper, card, unseen, variants, seed, samples, margin)
+        turn = _strong_choices(deeper, card, variants, unseen, seed, three_ply)[0][1]
         cpu.append(time.process_time() - started)
         deeper = deeper.play(card, turn, variants)
     return strong.landscape.score().total, deeper.landscape.score().total, cpu
@@ -113,9 +72,10 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--samples", type=int, default=4)
     parser.add_argument("--margin", type=float, default=2.0)
+    parser.add_argument("--rounds-left", type=int, default=ROUNDS - 1)
     parser.add_argument("--totals", default="", help="write every deal's totals as JSON")
     args = parser.parse_args()
-    work = [(args.seed + i, args.samples, args.margin) for i in range(args.games)]
+    work = [(args.seed + i, args.samples, args.margin, args.rounds_left) for i in range(args.games)]
     started = time.perf_counter()
     with ProcessPoolExecutor(args.jobs) as pool:
         results = list(pool.map(play_deal, work))

@@ -17,6 +17,11 @@ Levels (``BOT_LEVELS``, weakest first):
   ranked on every unseen card and the exact score after the best reply (``endgame``): the
   best turn there is, blind to the order of the cards.
 
+``Search.deeper`` looks one card further (a three-ply: each shortlisted turn valued by the
+strong level's own two-ply value of the best reply to each of a few next cards). No level
+uses it: it gains about 0.8 points at 1.0 s of CPU a move median, 1.6 s mean, against 29 ms
+(``benchmarks/deeper_search.py``).
+
 Nothing here knows the order of the cards to come: a level sees the board, this round's card
 and which cards of the deck are still unseen. ``hindsight_best`` is the exception on purpose:
 it knows all 16 cards in order, to set a par for a deal.
@@ -108,6 +113,13 @@ class Search:
     #: (the landscape is nearly full: few placements, so it is cheap). With one round left
     #: the reply is valued on the exact score: the turn is the best there is.
     endgame: int = 0
+    #: With this many rounds left or fewer (and more than ``endgame``), a three-ply: the
+    #: shortlist's turns are valued one card further, by the mean over ``samples`` next
+    #: cards of this search's own two-ply value of the best reply; 0: never.
+    deeper: int = 0
+    #: The three-ply's shortlist: turns within this many points of the best (``margin``
+    #: is the two-ply's).
+    deeper_margin: float = 2.0
 
 
 #: The learned evaluation, read once, when this module loads.
@@ -288,26 +300,47 @@ def _strong_choices(
     rounds_left = ROUNDS - len(board.cards) - 1
     if rounds_left <= 0 or search.candidates <= 1 or not unseen:
         return ranked
+    if max(1, search.endgame) < rounds_left <= search.deeper:
+        return _deeper_choices(board, card, variants, unseen, seed, search, ranked, also)
+    return _two_ply(board, card, variants, unseen, seed, search, ranked, also)
+
+
+def _shortlist(
+    ranked: list[tuple[float, Turn]], search: Search, margin: float
+) -> list[tuple[float, Turn]]:
+    # The turns a search ranks again: the best of the best placements, within ``margin``.
     best = ranked[0][0]
+    if not search.per_placement:
+        return [entry for entry in ranked[: search.candidates] if entry[0] >= best - margin]
+    taken: Counter[Placement] = Counter()
+    shortlist = []
+    for entry in ranked:
+        placement = entry[1].placement
+        if entry[0] < best - margin:
+            break
+        if placement not in taken and len(taken) == search.candidates:
+            continue
+        if taken[placement] < search.per_placement:
+            taken[placement] += 1
+            shortlist.append(entry)
+    return shortlist
+
+
+def _two_ply(
+    board: Board,
+    card: Card,
+    variants: Variants,
+    unseen: Collection[Card],
+    seed: int,
+    search: Search,
+    ranked: list[tuple[float, Turn]],
+    also: Turn | None,
+) -> list[tuple[float, Turn]]:
+    # ``ranked`` (every turn on the evaluation, best first) with its shortlist valued again
+    # by the expected evaluation after the best reply to each of a set of next cards.
+    rounds_left = ROUNDS - len(board.cards) - 1
     endgame = rounds_left <= search.endgame
-    if endgame:
-        shortlist = ranked
-    elif search.per_placement:
-        taken: Counter[Placement] = Counter()
-        shortlist = []
-        for entry in ranked:
-            placement = entry[1].placement
-            if entry[0] < best - search.margin:
-                break
-            if placement not in taken and len(taken) == search.candidates:
-                continue
-            if taken[placement] < search.per_placement:
-                taken[placement] += 1
-                shortlist.append(entry)
-    else:
-        shortlist = [
-            entry for entry in ranked[: search.candidates] if entry[0] >= best - search.margin
-        ]
+    shortlist = ranked if endgame else _shortlist(ranked, search, search.margin)
     if also is None and len(shortlist) <= 1:
         return ranked
     # As many next cards as the budget buys, the reply's placements being about as many as
@@ -338,6 +371,42 @@ def _strong_choices(
     valued = [(total / len(nexts), turn) for total, (_, turn) in zip(sums, shortlist, strict=True)]
     order = sorted(range(len(valued)), key=lambda k: -valued[k][0])
     return [valued[k] for k in order]
+
+
+def _deeper_choices(
+    board: Board,
+    card: Card,
+    variants: Variants,
+    unseen: Collection[Card],
+    seed: int,
+    search: Search,
+    ranked: list[tuple[float, Turn]],
+    also: Turn | None,
+) -> list[tuple[float, Turn]]:
+    # The three-ply: each shortlisted turn valued by the mean, over a sample of next cards,
+    # of the two-ply's value of the best reply (the reply's own shortlist valued on the
+    # two-ply even when it has one turn, so every value is on the same footing).
+    shortlist = _shortlist(ranked, search, search.deeper_margin)
+    if also is not None and all(turn != also for _, turn in shortlist):
+        shortlist.append(next(entry for entry in ranked if entry[1] == also))
+    if len(shortlist) <= 1:
+        return ranked
+    pool = sorted(unseen, key=lambda c: c.number)
+    nexts = _rng(seed, board, card).sample(pool, min(search.samples, len(pool)))
+    valued = []
+    for _, turn in shortlist:
+        after = board.play(card, turn, variants)
+        total = 0.0
+        for following in nexts:
+            rest = [c for c in pool if c.number != following.number]
+            replies = _strong_ranked(after, following, variants, rest, search)
+            two_ply = _two_ply(
+                after, following, variants, rest, seed, search, replies, replies[0][1]
+            )
+            total += two_ply[0][0]
+        valued.append((total / len(nexts), turn))
+    valued.sort(key=lambda entry: -entry[0])
+    return valued
 
 
 def _strong_ranked(

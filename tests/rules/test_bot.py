@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
@@ -126,6 +127,61 @@ def test_the_strong_level_plays_the_best_expected_round_15(variants: Variants, s
 
     values = {turn: expected(turn) for turn in board.iter_turns(card, variants)}
     assert values[chosen] == pytest.approx(max(values.values()))
+
+
+@pytest.mark.parametrize("variants", [Variants(), Variants(diagonal=True, ferryman=True)])
+def test_the_three_ply_values_a_turn_by_the_two_ply_one_card_further(variants: Variants) -> None:
+    # ``Search.deeper``: with every unseen card sampled, a shortlisted turn is worth the mean
+    # over them of the two-ply's value of its best reply (the reply's two-ply valuing at
+    # least the reply the evaluation ranks first).
+    board, card, unseen = position(31, variants, 12)
+    two_ply = Search(load_weights(), candidates=2, samples=99, budget=0, margin=0.5, endgame=1)
+    three_ply = dataclasses.replace(two_ply, deeper=3, deeper_margin=0.5)
+    choices = _strong_choices(board, card, variants, unseen, 5, three_ply)
+    ranked = _strong_ranked(board, card, variants, unseen, two_ply)
+    assert len(choices) > 1, "a position with a shortlist, or the test shows nothing"
+    assert {turn for _, turn in choices} <= {t for v, t in ranked if v >= ranked[0][0] - 0.5}
+
+    def one_card_further(turn: Turn) -> float:
+        after = board.play(card, turn, variants)
+        total = 0.0
+        for following in unseen:
+            rest = [c for c in unseen if c != following]
+            first = _strong_ranked(after, following, variants, rest, two_ply)[0][1]
+            total += _strong_choices(after, following, variants, rest, 5, two_ply, first)[0][0]
+        return total / len(unseen)
+
+    for value, turn in choices:
+        assert value == pytest.approx(one_card_further(turn))
+    assert [v for v, _ in choices] == sorted((v for v, _ in choices), reverse=True)
+
+
+def test_the_three_ply_looks_further_only_in_its_rounds() -> None:
+    # Before ``deeper`` rounds are left, the search is the two-ply's, turn for turn.
+    variants = Variants()
+    three_ply = Search(load_weights(), candidates=3, samples=2, budget=0, endgame=1, deeper=3)
+    two_ply = dataclasses.replace(three_ply, deeper=0)
+    board, card, unseen = position(8, variants, 11)  # four rounds left after this one
+    assert _strong_choices(board, card, variants, unseen, 5, three_ply) == _strong_choices(
+        board, card, variants, unseen, 5, two_ply
+    )
+    board, card, unseen = position(8, variants, 12)  # three
+    assert _strong_choices(board, card, variants, unseen, 5, three_ply) != _strong_choices(
+        board, card, variants, unseen, 5, two_ply
+    )
+
+
+@pytest.mark.parametrize("rounds", [3, 11, 13, 14])
+def test_the_strong_level_is_blind_to_the_order_of_the_cards_to_come(rounds: int) -> None:
+    # The unseen cards are a set to every level: their order never changes the turn.
+    variants = Variants(diagonal=True)
+    board, card, unseen = position(rounds, variants, rounds)
+    shuffled = random.Random(rounds).sample(unseen, len(unseen))
+    assert shuffled != unseen
+    for level in BOT_LEVELS:
+        assert bot_turn(board, card, unseen=unseen, variants=variants, level=level) == bot_turn(
+            board, card, unseen=shuffled, variants=variants, level=level
+        )
 
 
 # -- assess_turn ---------------------------------------------------------------------------
