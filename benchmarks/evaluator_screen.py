@@ -2,7 +2,7 @@
 
     python benchmarks/evaluator_screen.py collect [--deals 720] [--seed 910000] [--jobs 2]
         [--out afterstates.json]
-    python benchmarks/evaluator_screen.py screen [afterstates.json] [--ridge 0.01]
+    python benchmarks/evaluator_screen.py screen [afterstates.json ...] [--ridge 0.001]
 
 ``collect`` plays standard deals one-ply on the shipped evaluation (a random turn among the
 best four on a tenth of the moves, as training does) and keeps, for each move, the chosen
@@ -271,7 +271,9 @@ def fit(moves: list[Rows], ridge: float) -> list[float]:
 
 
 def screen(args: argparse.Namespace) -> None:
-    records: list[Record] = json.loads(Path(args.data).read_text())
+    records: list[Record] = []
+    for path in args.data:
+        records += json.loads(Path(path).read_text())
     deals = len({r[0] for r in records})
     print(f"{len(records)} moves of {deals} deals; fit on 4/5 of the deals, scored on 1/5")
     print("within-move RMSE / regret a move, by rounds left")
@@ -309,7 +311,7 @@ def main() -> None:
     gather.add_argument("--jobs", type=int, default=2)
     gather.add_argument("--out", default="afterstates.json")
     check = commands.add_parser("screen", help="fit each feature family and score it")
-    check.add_argument("data", nargs="?", default="afterstates.json")
+    check.add_argument("data", nargs="*", default=["afterstates.json"], help="collected files")
     check.add_argument("--ridge", type=float, default=0.001)
     args = parser.parse_args()
     if args.command == "collect":
