@@ -40,6 +40,7 @@ from rules import ROUNDS, Board, Variants, load_deck
 from rules.board import PlacedCard
 from rules.evaluation import (
     Outlook,
+    _edge_masks,
     afterstate_features,
     best_values,
     load_weights,
@@ -100,9 +101,7 @@ def collect(args: argparse.Namespace) -> None:
 
 def _beside(regions: Regions, region: int, width: int, height: int) -> int:
     # The empty zones of the grid beside ``region`` (bits, as ``Regions.masks``).
-    full = (1 << (width * height)) - 1
-    first = sum(1 << (r * width) for r in range(height))
-    last = first << (width - 1)
+    full, _, _, first, last = _edge_masks(height, width)
     mask = regions.masks[region]
     empty = full & ~sum(regions.masks)
     spread = (mask >> width) | (mask << width)
@@ -228,19 +227,26 @@ def _board(cards: list[tuple[int, tuple[int, int], int]], workers: list[tuple[in
 
 #: Per move: each kept afterstate's features (within the move, less their mean) and target.
 Rows = list[tuple[list[float], float]]
+#: Per move: each kept afterstate's base features and every family's, and its target.
+Blocks = list[tuple[list[float], dict[Family, list[float]], float]]
 
 
-def _move_rows(record: Record, families: tuple[Family, ...]) -> Rows:
+def _blocks(record: Record) -> Blocks:
+    # Each afterstate's features, every family's computed once for all the sets using it.
     _, stage, unseen, kept = record
     outlook = Outlook.of([DECK.card(n) for n in unseen], stage)
-    xs, ys = [], []
+    families = {family for chosen in FAMILIES.values() for family in chosen}
+    blocks = []
     for cards, workers, target in kept:
         board = _board(cards, workers)
-        x = _base(board, outlook)
-        for family in families:
-            x += family(board, outlook)
-        xs.append(x)
-        ys.append(target)
+        extra = {family: family(board, outlook) for family in families}
+        blocks.append((_base(board, outlook), extra, target))
+    return blocks
+
+
+def _move_rows(blocks: Blocks, families: tuple[Family, ...]) -> Rows:
+    xs = [[*base, *(v for family in families for v in extra[family])] for base, extra, _ in blocks]
+    ys = [target for _, _, target in blocks]
     means = [statistics.fmean(column) for column in zip(*xs, strict=True)]
     mean_y = statistics.fmean(ys)
     return [
@@ -280,11 +286,11 @@ def screen(args: argparse.Namespace) -> None:
     print("stage " + "".join(f"{name:>17}" for name in FAMILIES))
     totals = {name: [0.0, 0.0] for name in FAMILIES}
     for stage in range(1, ROUNDS):
-        moves = [r for r in records if r[1] == stage and len(r[3]) > 1]
+        moves = [(r[0], _blocks(r)) for r in records if r[1] == stage and len(r[3]) > 1]
         line = f"{stage:5d} "
         for name, families in FAMILIES.items():
-            train = [_move_rows(r, families) for r in moves if r[0] % 5]
-            test = [_move_rows(r, families) for r in moves if not r[0] % 5]
+            train = [_move_rows(blocks, families) for seed, blocks in moves if seed % 5]
+            test = [_move_rows(blocks, families) for seed, blocks in moves if not seed % 5]
             coefficients = fit(train, args.ridge)
             squares, count, regret = 0.0, 0, 0.0
             for rows in test:
