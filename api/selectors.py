@@ -4,8 +4,9 @@ One rule throughout: the API shows what a visitor of the site would see (or, wit
 personal token, what its owner sees), never more. Who may see a game is
 ``games.policy.can_watch``; on top of it, the API never shows a hidden game or result,
 a banned or deleted player's profile, a game with a banned player at its table, or a
-card before it is revealed (a record in play stops where the board stops). No email
-address is ever read here.
+card before it is revealed (a record in play stops where the board stops). No list
+shows a sealed game (a tournament's deal) before its seal lifts, not even to its player.
+No email address is ever read here.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from api.services import TOKEN_PREFIX, token_digest
 from games import policy, rebuild
 from games import selectors as game_selectors
 from games.daily import FIRST_DAY, daily_seed, today
-from games.models import Game, Seat
+from games.models import Game, Seat, SoloResult
 from leaderboards.selectors import hidden_players
 
 Viewer = User | AnonymousUser
@@ -78,10 +79,26 @@ def visible_game(pk: int, viewer: Viewer) -> tuple[Game, Seat | None] | None:
     seat = policy.seat_of(game.seats.all(), viewer)
     if not policy.can_watch(game, viewer, seat):
         return None
-    # Stricter than the site: not even a moderator's token shows a hidden game.
-    if game.hidden or has_hidden_player(game):
+    # Stricter than the site: not even a moderator's token shows a hidden game or result.
+    if game.hidden or has_hidden_player(game) or result_hidden(game):
         return None
     return game, seat
+
+
+def result_hidden(game: Game) -> bool:
+    """Whether a moderator hid the result of ``game`` (a finished solo game's)."""
+    if game.mode != Game.Mode.SOLO or not game.is_finished:
+        return False
+    return SoloResult.objects.filter(game_id=game.pk, hidden=True).exists()
+
+
+def _shown(games: QuerySet[Game]) -> QuerySet[Game]:
+    # What no list of the API shows: a hidden game or result, a banned player's game.
+    return (
+        games.filter(hidden=False)
+        .exclude(solo_result__hidden=True)
+        .exclude(_hidden_player_at_table())
+    )
 
 
 def game_record(game: Game, seats: list[Seat] | None = None) -> dict[str, Any] | None:
@@ -198,15 +215,16 @@ def _paged(games: QuerySet[Game], page: int) -> Page:
 def public_finished_games() -> QuerySet[Game]:
     """Finished games anyone may watch, the newest first.
 
-    Not hidden, no banned player at the table, no daily challenge of a day still running.
-    Newest by id (when the game was made), not by when it ended: the primary key's index
-    (or a player's seats' (user, game) index) walked backwards gives a page at once,
-    where ordering by ``finished_at`` would sort every finished game (1.4 s at 1.1M).
+    Not hidden (neither the game nor its result), no banned player at the table, no daily
+    challenge of a day still running, no sealed game (a tournament's deal before its
+    seal lifts). Newest by id (when the game was made), not by when it ended: the primary
+    key's index (or a player's seats' (user, game) index) walked backwards gives a page at
+    once, where ordering by ``finished_at`` would sort every finished game (1.4 s at 1.1M).
     """
     return (
-        Game.objects.filter(status=Game.Status.FINISHED, hidden=False)
+        _shown(Game.objects.filter(status=Game.Status.FINISHED))
         .filter(Q(daily__isnull=True) | Q(daily__lt=today()))
-        .exclude(_hidden_player_at_table())
+        .exclude(policy.sealed())
         .order_by("-id")
     )
 
@@ -232,12 +250,10 @@ def public_player(username: str) -> User | None:
 def export_games(*, player: User) -> QuerySet[Game]:
     """Every game ``player`` sat at that has begun, oldest first, seats prefetched, for
     their own NDJSON export: in play included (as far as the board shows it), hidden ones
-    and those with a banned player at the table never."""
+    (game or result) and those with a banned player at the table never."""
     return (
-        game_selectors.games_with_seats()
-        .filter(seats__user=player, hidden=False)
+        _shown(game_selectors.games_with_seats().filter(seats__user=player))
         .exclude(status__in=[Game.Status.OPEN, Game.Status.CANCELLED])
-        .exclude(_hidden_player_at_table())
         .order_by("id")
     )
 

@@ -52,9 +52,15 @@ def sealed_from(game: Game, user: User | AnonymousUser) -> bool:
     entrant too, and one look at another's deal would show its cards before they play it.
     Staff act on a sealed game's rows (hide it, disqualify its player) without its cards.
     """
-    if game.sealed_until is None or timezone.now() >= game.sealed_until:
+    if not is_sealed(game):
         return False
     return not (user.is_authenticated and game.created_by_id == user.pk)
+
+
+def is_sealed(game: Game) -> bool:
+    """Whether ``game`` is sealed now (a tournament's, its seal not lifted yet): its result
+    counts on no board, profile or deal's table until it lifts (``sealed``)."""
+    return game.sealed_until is not None and timezone.now() < game.sealed_until
 
 
 def cards_visible(game: Game, user: User | AnonymousUser) -> bool:
@@ -63,13 +69,20 @@ def cards_visible(game: Game, user: User | AnonymousUser) -> bool:
     return not sealed_from(game, user) and daily_cards_visible(game, user)
 
 
+def sealed(*, game: str = "") -> Q:
+    """A filter of the rows (of ``game``, a lookup path to the game) whose game is sealed
+    now: ``sealed_from`` everyone but its player. Every public list of games, results or
+    landscapes excludes them (``.exclude(policy.sealed(game="game__"))``)."""
+    return Q(**{f"{game}sealed_until__gt": timezone.now()})
+
+
 def cards_secret(user: User | AnonymousUser, *, game: str = "") -> Q:
     """A filter of the rows (of ``game``, a lookup path to the game) whose cards ``user``
     may not see yet: ``cards_visible`` for a whole list."""
-    sealed = Q(**{f"{game}sealed_until__gt": timezone.now()})
+    secret = sealed(game=game)
     if user.is_authenticated:
-        sealed &= ~Q(**{f"{game}created_by": user.pk})
-    return daily_days_secret(user, game=game) | sealed
+        secret &= ~Q(**{f"{game}created_by": user.pk})
+    return daily_days_secret(user, game=game) | secret
 
 
 def daily_cards_visible(game: Game, user: User | AnonymousUser) -> bool:

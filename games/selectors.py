@@ -14,6 +14,7 @@ from django.utils import timezone
 from accounts.models import User
 from games.internals import RowsById, prefetch_filled
 from games.models import DailyPar, Game, Lockstep, Ruleset, Seat, SoloResult
+from games.policy import sealed
 
 
 def games_with_seats() -> QuerySet[Game]:
@@ -190,7 +191,8 @@ def solo_standing(game: Game, user: User) -> SoloStandingView | None:
     others_better = Q(score__gt=result.score, user__deleted_at__isnull=True) & ~(
         mine | Q(user__banned_until__gt=timezone.now())
     )
-    found = shown.filter(mine | others_better).aggregate(
+    # Another's sealed result (a tournament's deal still running) is nobody's to count yet.
+    found = shown.filter(mine | (others_better & ~sealed(game="game__"))).aggregate(
         previous=Max("score", filter=mine & ~Q(pk=result.pk)),
         better=Count("user", distinct=True, filter=others_better),
     )
@@ -206,9 +208,9 @@ def solo_standing(game: Game, user: User) -> SoloStandingView | None:
 def showcase_game() -> Game | None:
     """A finished solo game anyone may watch, to show a newcomer what Limes looks like.
 
-    The best full game (not abandoned, not a daily challenge, no hint, nothing hidden), so the
-    landscape on the front page is a good one; the earliest of equal scores, so it does
-    not change at every visit.
+    The best full game (not abandoned, not a daily challenge, no hint, nothing hidden or
+    sealed), so the landscape on the front page is a good one; the earliest of equal
+    scores, so it does not change at every visit.
     """
     result = (
         SoloResult.objects.filter(
@@ -220,6 +222,8 @@ def showcase_game() -> Game | None:
             user__deleted_at__isnull=True,
         )
         .exclude(user__banned_until__gt=timezone.now())
+        # A tournament's deal stays secret until its seal lifts.
+        .exclude(sealed(game="game__"))
         .select_related("game")
         .order_by("-score", "finished_at", "pk")
         .first()

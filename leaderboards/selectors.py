@@ -22,7 +22,7 @@ import rules
 from accounts.models import User
 from games.daily import FIRST_DAY, daily_seed, today
 from games.models import SOLO_RATING_LABELS, Game, Ruleset, Seat, SoloResult
-from games.policy import daily_attempt_status
+from games.policy import daily_attempt_status, sealed
 from leaderboards.daily import week_start
 from leaderboards.duplicate import Duplicate, duplicate_of
 from leaderboards.models import (
@@ -360,10 +360,11 @@ def player_statistics(user: User) -> PlayerStatistics:
             r.daily,
             r.abandoned,
         )
-        # Games played with a hint are no part of a player's public record.
-        for r in SoloResult.objects.filter(user=user, hidden=False, game__assisted=False).order_by(
-            "-finished_at", "-id"
-        )[:HISTORY_GAMES]
+        # Games played with a hint are no part of a player's public record, nor a
+        # tournament's deal before its seal lifts.
+        for r in SoloResult.objects.filter(user=user, hidden=False, game__assisted=False)
+        .exclude(sealed(game="game__"))
+        .order_by("-finished_at", "-id")[:HISTORY_GAMES]
     ]
     recent = history[:RECENT_GAMES]
     ratings = list(PlayerRating.objects.filter(user=user).order_by("ruleset"))

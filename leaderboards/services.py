@@ -7,12 +7,17 @@ Moderation calls ``player_stats_rebuild`` after hiding or unhiding a result, and
 ``ratings_recompute`` (``manage.py recompute_ratings``) after hiding a multiplayer game.
 Each deal's table of scores (``DealScore``) follows every change of a counted result by
 the difference it makes; ``duplicate_rebuild`` recomputes them all and must agree.
+A sealed game's result (a tournament's deal, ``Game.sealed_until``) is recorded hidden
+and counted nowhere until its seal lifts: ``results_unseal`` then counts it, as if it had
+just finished (the tournaments call it when they end), and ``player_stats_rebuild``
+agrees with both.
 """
 
 from __future__ import annotations
 
 import datetime
 from collections import Counter, defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,6 +29,7 @@ import rules
 from accounts.models import User
 from games import internals
 from games.models import Game, Ruleset, Seat
+from games.policy import is_sealed, sealed
 from games.rebuild import player_key, rules_game
 from leaderboards.daily import week_start
 from leaderboards.models import (
@@ -59,9 +65,11 @@ def game_finished(
         state = rules_game(game, seats)
     deal_id = _deal_of(game)
     # A result just written cannot have been hidden yet: only the game's flags count. A
-    # game played with a hint counts in no board or total. Bots have no results at all.
+    # game played with a hint counts in no board or total, a sealed one not before its
+    # seal lifts (``results_unseal``). Bots have no results at all.
+    hidden = game.hidden or game.assisted or is_sealed(game)
     results = PlayerResult.objects.bulk_create(
-        _result_for(game, seat, state, hidden=game.hidden or game.assisted, deal_id=deal_id)
+        _result_for(game, seat, state, hidden=hidden, deal_id=deal_id)
         for seat in seats
         if seat.score is not None and not seat.is_bot
     )
@@ -79,6 +87,50 @@ def game_finished(
     if game.mode == Game.Mode.SOLO and results and not results[0].hidden:
         _solo_standing_add(results[0])
         _weekly_best_offer(results[0])
+
+
+@transaction.atomic
+def results_unseal(*, game_ids: Iterable[int] | None = None) -> int:
+    """Count the results whose seal has lifted (of ``game_ids``, else all) as if they had
+    just finished: on the deals' tables, the totals, the solo boards and the weekly bests.
+
+    A sealed game's result is recorded hidden (``game_finished``); this counts those of
+    games no longer sealed that nothing else hides (moderation, a hint). Safe to call at
+    any time and more than once: a result is counted once. Returns how many it counted.
+    """
+    due = (
+        PlayerResult.objects.filter(hidden=True, game__sealed_until__isnull=False)
+        .exclude(sealed(game="game__"))
+        .filter(game__hidden=False, game__assisted=False)
+        .exclude(game__solo_result__hidden=True)
+    )
+    if game_ids is not None:
+        due = due.filter(game_id__in=list(game_ids))
+    # Locked, so that two calls at once count each result once (the second one, having
+    # waited, finds them counted). Results of one player in the order they finished.
+    results = list(
+        due.select_for_update(of=("self",))
+        .select_related("user")
+        .order_by("user_id", "finished_at", "id")
+    )
+    if not results:
+        return 0
+    _deal_scores_change(
+        Counter(
+            (result.deal_id, result.score)
+            for result in results
+            if result.deal_id is not None and not result.user.is_deleted
+        )
+    )
+    for result in results:
+        # One at a time: a standing made now counts the visible results (this one too).
+        PlayerResult.objects.filter(pk=result.pk).update(hidden=False)
+        result.hidden = False
+        _totals_add(result)
+        if result.mode == Game.Mode.SOLO:
+            _solo_standing_add(result)
+            _weekly_best_offer(result)
+    return len(results)
 
 
 def deal_register(*, seed: int, ruleset: str) -> Deal:
@@ -450,9 +502,10 @@ def _game_rate(game: Game, seats: list[Seat]) -> None:
 def player_stats_rebuild(*, user: User) -> None:
     """Recompute ``user``'s results, solo standings and weekly bests from their games.
 
-    Honours the moderation flags (``Game.hidden``, ``SoloResult.hidden``): call it for each
-    player of a game after hiding or unhiding it. Multiplayer ratings depend on every
-    player's games; ``ratings_recompute`` rebuilds those.
+    Honours the moderation flags (``Game.hidden``, ``SoloResult.hidden``) and the seals
+    (``Game.sealed_until``): call it for each player of a game after hiding or unhiding
+    it. Multiplayer ratings depend on every player's games; ``ratings_recompute``
+    rebuilds those.
     """
     counted_before = _counted(PlayerResult.objects.filter(user=user))
     missing = (
@@ -476,6 +529,7 @@ def player_stats_rebuild(*, user: User) -> None:
     mine_all.filter(game__hidden=True).update(hidden=True)
     mine_all.filter(game__assisted=True).update(hidden=True)
     mine_all.filter(game__solo_result__hidden=True).update(hidden=True)
+    mine_all.filter(sealed(game="game__")).update(hidden=True)
     _deal_scores_change(_counted(mine_all), counted_before)
     for ruleset in Ruleset.values:
         _solo_standing_refresh(user_id=user.pk, ruleset=ruleset)

@@ -30,7 +30,7 @@ from games.services import (
     seat_resign,
 )
 from leaderboards.daily import week_start
-from leaderboards.services import deal_register
+from leaderboards.services import deal_register, results_unseal
 from tournaments import selectors, tasks
 from tournaments.models import (
     MAX_DEALS,
@@ -133,6 +133,7 @@ def tournament_create(
     )
     if live:
         _live_start_at(tournament)
+    _unseal_at(tournament)
     return tournament
 
 
@@ -241,6 +242,31 @@ def deal_play(*, tournament: Tournament, user: User, number: int) -> Game:
         # Unreachable under the entrant's row lock; the constraint is the last word.
         raise ActionRefused(_("You have already played this deal."), status=409) from None
     return game
+
+
+def _unseal_at(tournament: Tournament) -> None:
+    # The deals' results join the boards when the window closes, by a task where the task
+    # backend can wait; ``tournaments_unseal_due`` (the daily scheduler) catches up.
+    if not tasks.tournament_unseal.get_backend().supports_defer:
+        return
+    tournament_id, when = tournament.pk, tournament.ends_at
+    transaction.on_commit(
+        lambda: tasks.tournament_unseal.using(run_after=when).enqueue(tournament_id), robust=True
+    )
+
+
+def tournament_unseal(*, tournament: Tournament) -> int:
+    """Count the tournament's results on the boards, profiles and deals once its seal has
+    lifted (nothing before: ``leaderboards.services.results_unseal``). Safe to call twice;
+    returns how many results it counted."""
+    plays = Play.objects.filter(tournament=tournament).values_list("game_id", flat=True)
+    return results_unseal(game_ids=list(plays))
+
+
+def tournaments_unseal_due() -> int:
+    """Count every result whose seal has lifted and is not counted yet, whatever its
+    tournament: the catch-up for an end whose task never ran. Returns how many."""
+    return results_unseal()
 
 
 STANDINGS = "standings"
@@ -438,8 +464,9 @@ def _live_end(tournament: Tournament) -> None:
     if tournament.ends_at > now:
         # Over when its last card is played: the results are everyone's to see from now.
         Tournament.objects.filter(pk=tournament.pk).update(ends_at=now)
-        plays = Play.objects.filter(tournament=tournament).values("game_id")
+        plays = list(Play.objects.filter(tournament=tournament).values_list("game_id", flat=True))
         Game.objects.filter(pk__in=plays).update(sealed_until=now)
+        results_unseal(game_ids=plays)
     _touch(tournament.pk)
 
 

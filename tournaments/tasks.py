@@ -21,3 +21,13 @@ def live_advance(tournament_id: int) -> bool:
 
     tournament = Tournament.objects.filter(pk=tournament_id).first()
     return tournament is not None and services.live_advance(tournament=tournament)
+
+
+@task()
+def tournament_unseal(tournament_id: int) -> int:
+    """A tournament's window closed: count its results (``services.tournament_unseal``)."""
+    from tournaments import services
+    from tournaments.models import Tournament
+
+    tournament = Tournament.objects.filter(pk=tournament_id).first()
+    return 0 if tournament is None else services.tournament_unseal(tournament=tournament)

@@ -10,6 +10,7 @@ from django.urls import reverse
 from django.utils import timezone
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from time_machine import TimeMachineFixture
 
 from accounts.models import User
 from accounts.services import user_delete
@@ -69,11 +70,20 @@ def test_a_solo_game_on_a_fresh_seed_has_no_deal() -> None:
     assert selectors.duplicate_history(user) == []
 
 
-def test_a_sealed_solo_game_on_a_registered_deal_is_compared() -> None:
+def test_a_sealed_solo_game_on_a_registered_deal_is_compared_once_its_seal_lifts(
+    time_machine: TimeMachineFixture,
+) -> None:
     deal = services.deal_register(seed=99, ruleset="standard")
     finished_on_deal([UserFactory()], [40], seed=99, sealed=True)
     finished_on_deal([UserFactory()], [44], seed=99, sealed=True)
     finished_on_deal([UserFactory()], [50], seed=99)
+    # Sealed: nobody may learn its score, so no table counts it yet.
+    assert dict(deal.scores.values_list("score", "count")) == {}
+    time_machine.move_to(timezone.now() + datetime.timedelta(days=1, seconds=1))
+    assert services.results_unseal() == 2
+    assert dict(deal.scores.values_list("score", "count")) == {40: 1, 44: 1}
+    # Counted once, however often it is asked.
+    assert services.results_unseal() == 0
     assert dict(deal.scores.values_list("score", "count")) == {40: 1, 44: 1}
 
 

@@ -23,7 +23,7 @@ from moderation.models import AuditEntry
 from moderation.services import entrant_disqualify, game_hide, game_unhide
 from tests.factories import UserFactory, moderators_group
 from tests.pages import HTMX
-from tournaments import selectors, services
+from tournaments import selectors, services, tasks
 from tournaments.models import Entrant, Invitation, Play, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -98,8 +98,12 @@ def test_standings_add_up_matchpoint_percentages_over_the_deals(
     assert first.score_sum > second.score_sum
     assert {first.username, second.username} == {ana.username, cy.username}
     assert [row.rank for row in rows] == [1, 2, 3]
-    # The deals' results are compared as every shared deal is.
-    assert DealScore.objects.filter(deal__in=tournament.deals.values("deal")).count() == 4
+    # The deals' results are compared as every shared deal is, once the seal lifts.
+    scores = DealScore.objects.filter(deal__in=tournament.deals.values("deal"))
+    assert scores.count() == 0
+    with time_machine.travel(tournament.ends_at, tick=False):
+        tasks.tournament_unseal.enqueue(tournament.pk)
+    assert scores.count() == 4
 
 
 def test_a_tournament_game_is_sealed_and_played_without_hints(
