@@ -107,7 +107,8 @@ class PuzzlePlayer(models.Model):
 
 
 class Attempt(models.Model):
-    """A signed-in player's one rated answer to a puzzle."""
+    """A signed-in player's one answer to a puzzle: rated, unless they had seen its solution
+    before (``rated`` false: the answer is kept so that no later one is rated either)."""
 
     class Result(models.TextChoices):
         SOLVED = "solved", _("Solved")
@@ -133,6 +134,9 @@ class Attempt(models.Model):
     result = models.CharField(_("result"), max_length=8, choices=Result.choices)
     rating_before = models.FloatField(_("rating before"))
     rating_after = models.FloatField(_("rating after"))
+    rated = models.BooleanField(
+        _("rated"), default=True, help_text=_("False if the player had seen the solution.")
+    )
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:

@@ -133,9 +133,18 @@ class Answer:
         return max(0.0, self.best_value - self.value)
 
 
-def puzzle_answer(*, puzzle: Puzzle, user: User | AnonymousUser, turn: rules.Turn) -> Answer:
+def puzzle_answer(
+    *,
+    puzzle: Puzzle,
+    user: User | AnonymousUser,
+    turn: rules.Turn,
+    solution_seen: bool = False,
+) -> Answer:
     """Grade ``turn`` as the answer to ``puzzle``; a signed-in player's first answer moves
     their puzzle rating, the puzzle's and their streak. A second answer changes nothing.
+
+    ``solution_seen``: the player was shown the computer's turn before (answering signed
+    out in the same session): their answer is kept, unrated, and none after it is rated.
 
     Raises ``ActionRefused`` (400) for a turn the rules do not allow, ``PermissionDenied``
     for a banned player.
@@ -152,11 +161,11 @@ def puzzle_answer(*, puzzle: Puzzle, user: User | AnonymousUser, turn: rules.Tur
     if not user.is_authenticated:
         return Answer(puzzle, turn, value, best_value, result)
     ensure_not_banned(user)
-    return _rate(puzzle, user, Answer(puzzle, turn, value, best_value, result))
+    return _rate(puzzle, user, Answer(puzzle, turn, value, best_value, result), solution_seen)
 
 
 @transaction.atomic
-def _rate(puzzle: Puzzle, user: User, answer: Answer) -> Answer:
+def _rate(puzzle: Puzzle, user: User, answer: Answer, solution_seen: bool) -> Answer:
     PuzzlePlayer.objects.get_or_create(user=user)
     # The player's row lock serialises their answers: a double submit waits, then finds
     # the first one's attempt.
@@ -173,6 +182,28 @@ def _rate(puzzle: Puzzle, user: User, answer: Answer) -> Answer:
             earlier,
             repeated=True,
             rating_before=earlier.rating_before,
+        )
+    if solution_seen:
+        unrated = Attempt(
+            puzzle=puzzle,
+            user=user,
+            turn=rules.turn_to_json(answer.turn),
+            value=round(answer.value, 3),
+            result=answer.grade.value,
+            rating_before=player.rating,
+            rating_after=player.rating,
+            rated=False,
+        )
+        unrated.full_clean(validate_unique=False, validate_constraints=False)
+        unrated.save()
+        return Answer(
+            puzzle,
+            answer.turn,
+            answer.value,
+            answer.best_value,
+            answer.grade,
+            unrated,
+            rating_before=player.rating,
         )
     locked = Puzzle.objects.select_for_update().get(pk=puzzle.pk)
     new_player, new_puzzle = glicko.play(player.glicko, locked.glicko, answer.grade.score)

@@ -22,7 +22,9 @@ from puzzles import selectors, services
 from puzzles.models import Attempt, Puzzle, PuzzlePlayer
 from puzzles.positions import NEAR_MISS, Grade, Position
 
-#: Puzzles a signed-out visitor answered this session, skipped by the next one.
+#: Puzzles answered signed out this session (their solutions shown), skipped by the next
+#: one. The session and this list outlive signing in (``login`` cycles the key, keeping its
+#: data): an answer to one of them once signed in is not rated.
 SEEN_KEY = "puzzles_seen"
 MAX_SEEN = 200
 
@@ -40,6 +42,7 @@ class Result:
     gap: str
     advice: str
     rated: bool
+    solution_seen: bool
     repeated: bool
     rating_before: str
     rating_after: str
@@ -81,7 +84,12 @@ def answer(request: HtmxHttpRequest, pk: int) -> HttpResponse:
             request, puzzle, player, kind="one", error=_("The turn could not be read."), status=400
         )
     try:
-        given = services.puzzle_answer(puzzle=puzzle, user=request.user, turn=turn)
+        given = services.puzzle_answer(
+            puzzle=puzzle,
+            user=request.user,
+            turn=turn,
+            solution_seen=puzzle.pk in _seen(request),
+        )
     except ActionRefused as error:
         return _page(request, puzzle, player, kind="one", error=error.messages[0], status=400)
     except PermissionDenied as error:
@@ -102,8 +110,6 @@ def answer(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 
 
 def _seen(request: HtmxHttpRequest) -> list[int]:
-    if request.user.is_authenticated:
-        return []
     seen = request.session.get(SEEN_KEY, [])
     return [pk for pk in seen if isinstance(pk, int)] if isinstance(seen, list) else []
 
@@ -180,7 +186,8 @@ def _result(
         loss=number_format(round(max(0.0, best_value - value), 1), 1),
         gap=number_format(round(puzzle.gap, 1), 1),
         advice=advice,
-        rated=attempt is not None,
+        rated=attempt is not None and attempt.rated,
+        solution_seen=attempt is not None and not attempt.rated,
         repeated=repeated,
         rating_before=number_format(round(attempt.rating_before), 0) if attempt else "",
         rating_after=number_format(round(attempt.rating_after), 0) if attempt else "",

@@ -208,8 +208,15 @@ def can_read_chat(game: Game, user: User | AnonymousUser, seat: Seat | None) -> 
     Spectators read the players' chat but cannot write in it (see ``can_post_chat``): the
     table is as public as the game, while a spectator's word could coach a player in the
     middle of a round, and a second channel would be a second thing to moderate.
+
+    The chat of a game by invitation only (not listed in the lobby) is its players' alone,
+    after its end too, when the game itself becomes public: they wrote for each other.
     """
-    return user.is_authenticated and chat_open(game) and can_watch(game, user, seat)
+    if not user.is_authenticated or not chat_open(game):
+        return False
+    if not game.listed and (seat is None or seat.user_id != user.pk):
+        return False
+    return can_watch(game, user, seat)
 
 
 def can_post_chat(game: Game, user: User | AnonymousUser, seat: Seat | None) -> bool:

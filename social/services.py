@@ -54,6 +54,13 @@ CHALLENGE_LIFETIME = datetime.timedelta(days=3)
 #: Messages one player may send in a burst, and in a minute, across every game.
 CHAT_BURST = (5, datetime.timedelta(seconds=10))
 CHAT_PER_MINUTE = (20, datetime.timedelta(minutes=1))
+#: Friend requests and challenges one player may send in a window, and one player may be
+#: sent by everyone together: each asks for a notice and maybe an e-mail.
+ASKS_PER_SENDER = (20, datetime.timedelta(hours=1))
+ASKS_PER_RECIPIENT = (30, datetime.timedelta(hours=1))
+#: A request or challenge asked again of the same player within this time (withdrawn and
+#: asked anew) mails nothing, and adds no notice while the first is unread.
+ASK_MAIL_ONCE_PER = datetime.timedelta(days=1)
 #: Control characters have no place in a chat line (newlines and tabs become spaces).
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 
@@ -107,17 +114,19 @@ def friend_request_send(*, user: User, other: User) -> FriendRequest:
             theirs.accepted_at = timezone.now()
             theirs.save(update_fields=["accepted_at"])
         return theirs
-    request, created = FriendRequest.objects.get_or_create(sender=user, recipient=other)
-    if created and not has_blocked(other, user):
-        notify_player(
-            other,
-            NotificationKind.FRIEND_REQUEST,
-            lambda: (
-                _("%(name)s would like to be your friend on Limes Online.")
-                % {"name": user.username}
-            ),
-            reverse("social:friends"),
-        )
+    mine = FriendRequest.objects.filter(sender=user, recipient=other).first()
+    if mine is not None:
+        return mine
+    _ask_count(user, other)
+    request = FriendRequest.objects.create(sender=user, recipient=other)
+    _ask_notify(
+        user,
+        other,
+        NotificationKind.FRIEND_REQUEST,
+        lambda: (
+            _("%(name)s would like to be your friend on Limes Online.") % {"name": user.username}
+        ),
+    )
     return request
 
 
@@ -207,6 +216,7 @@ def challenge_create(
     waiting.filter(expires_at__lte=now).update(status=Challenge.Status.EXPIRED)
     if waiting.exists():
         raise ActionRefused(_("A challenge to this player is already waiting."), status=409)
+    _ask_count(user, other)
     challenge = Challenge(
         challenger=user,
         challenged=other,
@@ -219,13 +229,12 @@ def challenge_create(
     )
     challenge.full_clean()
     challenge.save()
-    if not has_blocked(other, user):
-        notify_player(
-            other,
-            NotificationKind.CHALLENGE,
-            lambda: _("%(name)s challenges you to a game of Limes.") % {"name": user.username},
-            reverse("social:friends"),
-        )
+    _ask_notify(
+        user,
+        other,
+        NotificationKind.CHALLENGE,
+        lambda: _("%(name)s challenges you to a game of Limes.") % {"name": user.username},
+    )
     return challenge
 
 
@@ -272,6 +281,61 @@ def challenge_decline(*, user: User, challenge_id: int) -> Challenge:
     challenge.answered_at = timezone.now()
     challenge.save(update_fields=["status", "answered_at"])
     return challenge
+
+
+def _ask_count(sender: User, recipient: User) -> None:
+    """Count one friend request or challenge, or refuse it (429) past either limit.
+
+    In the shared cache, as ``games.throttle``: a withdrawal frees no place, so asking,
+    withdrawing and asking again is bounded like asking anyone new.
+    """
+    keys = {
+        f"social:asks:sender:{sender.pk}": ASKS_PER_SENDER,
+        f"social:asks:recipient:{recipient.pk}": ASKS_PER_RECIPIENT,
+    }
+    counts = cache.get_many(list(keys))
+    sender_key, recipient_key = keys
+    if counts.get(sender_key, 0) >= ASKS_PER_SENDER[0]:
+        raise ActionRefused(
+            _("You have sent many friend requests and challenges lately. Try again in an hour."),
+            status=429,
+        )
+    if counts.get(recipient_key, 0) >= ASKS_PER_RECIPIENT[0]:
+        raise ActionRefused(
+            _("This player has had many friend requests and challenges lately. Try again later."),
+            status=429,
+        )
+    for key, (_limit, window) in keys.items():
+        seconds = int(window.total_seconds())
+        # add() starts the window once; incr() never extends it.
+        cache.add(key, 0, seconds)
+        try:
+            cache.incr(key)
+        except ValueError:  # the window ended between the two calls
+            cache.add(key, 1, seconds)
+
+
+def _ask_notify(
+    sender: User, recipient: User, kind: NotificationKind, text: Callable[[], str]
+) -> None:
+    """Tell ``recipient`` of a request or challenge, but mail the same ask once a day and
+    leave one unread notice of it: asked again after a withdrawal, it is no news."""
+    if has_blocked(recipient, sender):
+        return
+    first = cache.add(
+        f"social:asked:{kind.value}:{sender.pk}:{recipient.pk}",
+        1,
+        int(ASK_MAIL_ONCE_PER.total_seconds()),
+    )
+    url = reverse("social:friends")
+    if not first:
+        with translation.override(recipient.language_for_messages):
+            body = text()[:300]
+        if Notification.objects.filter(
+            user=recipient, url=url, text=body, read_at__isnull=True
+        ).exists():
+            return
+    notify_player(recipient, kind, text, url, mail=first)
 
 
 def _pending_challenge(challenge_id: int, *, challenged: User) -> Challenge:
@@ -451,8 +515,11 @@ def rematch_offered(
 # Notifications
 
 
-def notify_player(user: User, kind: NotificationKind, text: Callable[[], str], url: str) -> None:
-    """A notification in ``user``'s language, and an e-mail after the commit if they want.
+def notify_player(
+    user: User, kind: NotificationKind, text: Callable[[], str], url: str, *, mail: bool = True
+) -> None:
+    """A notification in ``user``'s language, and an e-mail after the commit if they want
+    (and ``mail``).
 
     Call it inside the transaction of what it tells about; ``text`` is called in the
     player's language. Every kind of ``NotificationKind`` comes here (a rematch offer too).
@@ -464,7 +531,7 @@ def notify_player(user: User, kind: NotificationKind, text: Callable[[], str], u
     notification = Notification(user=user, text=body[:300], url=url)
     notification.full_clean()
     notification.save()
-    if user.email and email_wanted(user, kind):
+    if mail and user.email and email_wanted(user, kind):
         address = user.email
         message = f"{body}\n\n{site_url()}{url}\n\n{footer}"
         transaction.on_commit(

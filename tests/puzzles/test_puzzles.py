@@ -22,7 +22,7 @@ from games.models import Game
 from puzzles import selectors, services
 from puzzles.models import Attempt, Puzzle, PuzzlePlayer
 from puzzles.positions import MIN_GAP, NEAR_MISS, Grade, find, grade, positions_of
-from tests.factories import UserFactory, play_turn
+from tests.factories import PASSWORD, UserFactory, play_turn
 from tests.pages import HTMX
 
 pytestmark = pytest.mark.django_db
@@ -191,6 +191,36 @@ def test_a_visitor_is_graded_but_not_rated_and_gets_another_puzzle_next(
     assert "sign in to have your answers rated" in response.content.decode()
     following = client.get(reverse("puzzles:index")).content.decode()
     assert f'data-puzzle="{number}"' not in following
+
+
+def test_a_solution_seen_signed_out_is_not_rated_once_signed_in(
+    client: Client, user: User, puzzles: list[Puzzle]
+) -> None:
+    farmed, fresh = puzzles[0], puzzles[1]
+    # Signed out: any turn shows the computer's turn beside it.
+    page = client.post(answer_url(farmed), fields(a_missing_turn(farmed)[0])).content.decode()
+    assert 'data-testid="best-board"' in page
+    signed_in = client.post(
+        reverse("account_login"), {"login": user.username, "password": PASSWORD}, follow=True
+    )
+    assert signed_in.context["user"] == user
+    best = fields(rules.turn_from_json(farmed.best_turn))
+    page = client.post(answer_url(farmed), best).content.decode()
+    assert 'data-grade="solved"' in page
+    assert 'data-testid="not-rated"' in page and 'data-testid="rating-change"' not in page
+    player = PuzzlePlayer.objects.get(user=user)
+    assert (player.rating, player.streak, player.attempts) == (1500, 0, 0)
+    farmed.refresh_from_db()
+    assert (farmed.rating, farmed.attempts) == (1500, 0)
+    # Nor later, in a session that never saw it: the unrated answer is the player's one.
+    client.logout()
+    client.force_login(user)
+    client.post(answer_url(farmed), best)
+    assert PuzzlePlayer.objects.get(user=user).rating == 1500
+    # The next puzzle is one not seen; a puzzle not seen signed out is rated as ever.
+    page = client.post(answer_url(fresh), fields(a_missing_turn(fresh)[0])).content.decode()
+    assert 'data-testid="rating-change"' in page
+    assert PuzzlePlayer.objects.get(user=user).rating < 1500
 
 
 @pytest.mark.parametrize(

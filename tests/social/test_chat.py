@@ -78,6 +78,27 @@ def test_spectators_of_a_listed_game_read_but_do_not_write(
     assert ChatMessage.objects.count() == 1
 
 
+def test_the_chat_of_a_game_by_invitation_stays_its_players_after_the_end(
+    duel: Game, ana: User, ben: User, outsider: User, client: Client
+) -> None:
+    services.chat_post(game=duel, user=ana, text="secret plan")
+    Game.objects.filter(pk=duel.pk).update(status=Game.Status.FINISHED, round=17)
+    game_page = reverse("games:detail", kwargs={"pk": duel.pk})
+    # The finished game itself is public; its chat is not.
+    assert client_for(outsider).get(game_page).status_code == 200
+    for reader in (client_for(outsider), client):
+        for extra in ({}, HTMX):
+            response = reader.get(_chat(duel), **extra)
+            assert response.status_code in (200, 404)  # htmx: an empty answer
+            assert b"secret plan" not in response.content
+        assert b"secret plan" not in reader.get(game_page).content
+    for player in (ana, ben):
+        assert "secret plan" in client_for(player).get(_chat(duel), **HTMX).content.decode()
+    # A listed game's chat stays as public as the game after its end.
+    Game.objects.filter(pk=duel.pk).update(listed=True)
+    assert "secret plan" in client_for(outsider).get(_chat(duel), **HTMX).content.decode()
+
+
 def test_a_solo_game_or_a_daily_challenge_has_no_chat(ana: User) -> None:
     daily = GameFactory(created_by=ana, daily="2026-06-10", mode=Game.Mode.MULTI)
     SeatFactory(game=daily, user=ana)
