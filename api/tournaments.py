@@ -1,6 +1,8 @@
-"""/api/v1/tournaments/: tournaments as their pages show them to a visitor (Django Ninja
-router, mounted in ``api.v1``). Per-deal results only once the window is over, as on the
-page; banned players' lines never."""
+"""/api/v1/tournaments/: tournaments as their pages show them (Django Ninja router, mounted
+in ``api.v1``). Per-deal results and sums of scores only once the window is over; until
+then the provisional standings count, for the token's player, only the deals that player
+has finished, as on the page (``selectors.running_standings``); banned players' lines
+never."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ from ninja import Router
 from ninja.errors import HttpError
 from ninja.params import functions as params
 
+from accounts.models import User
 from api.auth import viewer
 from api.schemas import Error, Schema
 from leaderboards.selectors import hidden_players
@@ -41,8 +44,12 @@ class TournamentOut(Schema):
 class StandingOut(Schema):
     rank: int
     player: str
+    # While it runs: only the deals the token's player has finished (none for a visitor).
     total: float
-    score_sum: int
+    # Deals finished in time.
+    played: int
+    # Once the tournament is over (until then: null).
+    score_sum: int | None
     # Per deal, once the tournament is over (until then: null).
     percents: list[float | None] | None
     scores: list[int | None] | None
@@ -87,28 +94,48 @@ def tournament(
     request: HttpRequest, tournament_id: int, page: StandingsPage = 1
 ) -> dict[str, object]:
     """A tournament and a page of its standings (banned players left out)."""
-    viewer(request)
+    asking = viewer(request)
     found = Tournament.objects.filter(pk=tournament_id).first()
     if found is None:
         raise HttpError(404, "No such tournament.")
     hidden = set(hidden_players().values_list("pk", flat=True))
-    rows = [row for row in selectors.standings(found) if row.user_id not in hidden]
     size = selectors.STANDINGS_PAGE
-    shown = rows[(page - 1) * size : page * size]
-    over = found.is_over
-    return {
-        **_out(found),
-        "page": page,
-        "has_next": len(rows) > page * size,
-        "standings": [
+    if found.is_over:
+        final = [row for row in selectors.standings(found) if row.user_id not in hidden]
+        lines = [
             {
                 "rank": row.rank,
                 "player": row.username,
                 "total": row.total,
+                "played": sum(1 for score in row.scores if score is not None),
                 "score_sum": row.score_sum,
-                "percents": list(row.percents) if over else None,
-                "scores": list(row.scores) if over else None,
+                "percents": list(row.percents),
+                "scores": list(row.scores),
             }
-            for row in shown
-        ],
-    }
+            for row in final[(page - 1) * size : page * size]
+        ]
+        count = len(final)
+    else:
+        # A sealed deal's result shows to nobody who has not played it: not in a total, a
+        # place or a sum of scores (``selectors.running_standings``).
+        user = asking if isinstance(asking, User) else None
+        seen = selectors.seen_deals(found, user)
+        running = [
+            row
+            for row in selectors.running_standings(found, seen).rows
+            if row.user_id not in hidden
+        ]
+        lines = [
+            {
+                "rank": row.rank,
+                "player": row.username,
+                "total": row.total,
+                "played": row.played,
+                "score_sum": None,
+                "percents": None,
+                "scores": None,
+            }
+            for row in running[(page - 1) * size : page * size]
+        ]
+        count = len(running)
+    return {**_out(found), "page": page, "has_next": count > page * size, "standings": lines}

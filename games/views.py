@@ -29,7 +29,7 @@ from django_htmx.http import HttpResponseClientRedirect, HttpResponseClientRefre
 
 import rules
 from accounts.http import AuthenticatedHttpRequest, HtmxHttpRequest
-from games import analysis, export, policy, rebuild, selectors, services, throttle
+from games import analysis, export, framing, policy, rebuild, selectors, services, throttle
 from games.boardview import Draft, game_page, replay_page
 from games.decorators import poll
 from games.forms import AddBotForm, JoinByCodeForm, NewGameForm, NewMultiGameForm
@@ -123,13 +123,16 @@ def _render_game(
     )
     context["committed"] = committed
     if with_table:
-        context.update(_page_extras(request, game, seat, final="final" in context))
+        context["frame"] = frame = framing.frame_of(game)
+        context.update(
+            _page_extras(request, game, seat, final="final" in context, framed=frame is not None)
+        )
     context["poll_token"] = poll_token(game.pk, _session_cookie(request))
     return render(request, template, context, status=status)
 
 
 def _page_extras(
-    request: HtmxHttpRequest, game: Game, seat: Seat | None, *, final: bool
+    request: HtmxHttpRequest, game: Game, seat: Seat | None, *, final: bool, framed: bool = False
 ) -> dict[str, object]:
     """What the whole page shows around the board: a hidden result, Play again, bests."""
     extras: dict[str, object] = {}
@@ -155,7 +158,9 @@ def _page_extras(
                     "leaderboards:board", kwargs={"ruleset": game.ruleset, "kind": "best"}
                 ),
             }
-    if final and game.lockstep_id is not None:
+    if final and framed:
+        pass  # made by an app above (a tournament's deal): it says what comes next
+    elif final and game.lockstep_id is not None:
         # A live table's game: the next deal is dealt from where the table came from.
         back = Lockstep.objects.filter(pk=game.lockstep_id).values_list("back_url", flat=True)
         extras["live_back"] = back.first() or ""
@@ -587,7 +592,8 @@ def game_poll(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     drafting = request.GET.get("draft") == "1" and "round" in context and game.lockstep_id is None
     if "final" in context:
         # A finished game's board keeps Play again (or the rematch offered since).
-        context.update(_page_extras(request, game, seat, final=True))
+        context["frame"] = frame = framing.frame_of(game)
+        context.update(_page_extras(request, game, seat, final=True, framed=frame is not None))
     context.update(poll=True, with_board=not drafting, poll_token=request.GET["t"])
     return render(request, "games/_update.html", context)
 

@@ -11,8 +11,9 @@ class TournamentsConfig(AppConfig):
 
     def ready(self) -> None:
         from accounts.signals import user_deleting
+        from games.framing import game_framing
         from games.signals import game_finished, lockstep_finished
-        from tournaments import services
+        from tournaments import selectors, services
 
         # After leaderboards' receiver (INSTALLED_APPS order): the deal's table already
         # counts the result when the standings are marked as changed.
@@ -20,6 +21,7 @@ class TournamentsConfig(AppConfig):
         lockstep_finished.connect(
             services.live_table_finished, dispatch_uid="tournaments.live_table_finished"
         )
+        game_framing.connect(selectors.game_frame, dispatch_uid="tournaments.game_frame")
         user_deleting.connect(
             services.standings_forget_on_delete, dispatch_uid="tournaments.forget_deleted"
         )

@@ -20,9 +20,12 @@ from typing import TypeVar
 
 from django.core.cache import cache
 from django.db.models import Count, Max, Q, QuerySet
+from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.models import User
+from games.framing import GameFrame
 from games.models import Game
 from games.selectors import lockstep_counts
 from leaderboards.duplicate import percent_by_score
@@ -66,13 +69,17 @@ def standings(tournament: Tournament) -> list[StandingRow]:
     window scores 0); then the sum of the scores; then who finished their last deal
     earlier; then who entered earlier. Entrants equal on the first three share a rank.
     """
+    return _counted(tournament).rows
+
+
+def _counted(tournament: Tournament) -> Standings:
     now = timezone.now()
     key = _key(tournament, tournament.version)
     found = _cached(key, now)
     if found is None:
         found = _standings(tournament, now)
         _keep(key, found)
-    return found.rows
+    return found
 
 
 def standings_after(tournament: Tournament, finish: Finish) -> list[StandingRow]:
@@ -279,6 +286,81 @@ def _standings(tournament: Tournament, now: datetime.datetime) -> Standings:
 
 
 @dataclass(frozen=True)
+class RunningRow:
+    """An entrant's line while the tournament runs, as one viewer may see it."""
+
+    rank: int
+    user_id: int
+    username: str
+    # Deals finished in time: everyone may see how far each entrant has come.
+    played: int
+    total: float
+    # Per deal: the percentage where the viewer may see it and it counts, else None.
+    percents: tuple[float | None, ...]
+    # Per deal: whether the entrant has finished it (in time), a result or not.
+    finished: tuple[bool, ...]
+
+
+@dataclass(frozen=True)
+class RunningStandings:
+    """Provisional standings for one viewer (``running_standings``).
+
+    ``seen``: the deals (numbers) whose results the viewer may see; ``pending``: those of
+    them nobody else has finished yet, which score no matchpoints so far.
+    """
+
+    rows: list[RunningRow]
+    seen: frozenset[int]
+    pending: frozenset[int]
+
+
+def seen_deals(tournament: Tournament, user: User | None) -> frozenset[int]:
+    """The deals (numbers) whose results ``user`` may see: all once the tournament is
+    over, until then only those the user has finished (a deal is sealed until played)."""
+    if tournament.is_over:
+        return frozenset(range(1, tournament.deal_count + 1))
+    if user is None or not user.is_authenticated:
+        return frozenset()
+    return frozenset(
+        Play.objects.filter(
+            tournament=tournament, entrant__user=user, game__status=Game.Status.FINISHED
+        ).values_list("deal__number", flat=True)
+    )
+
+
+def running_standings(tournament: Tournament, seen: frozenset[int]) -> RunningStandings:
+    """The standings as a viewer who may see the deals ``seen`` sees them while it runs.
+
+    A deal counts only for a viewer who has finished it, compared among the entrants who
+    have finished it too, and only once at least two have: neither a total nor a place
+    may tell a sealed deal's result, nor the sum of scores (left out until the end).
+    Order: the total so counted, then the deals played, then who entered earlier.
+    """
+    counted = _counted(tournament)
+    finishers = [sum(table.values()) for table in counted.tables]
+    scoring = frozenset(number for number in seen if finishers[number - 1] >= 2)
+    lines = []
+    for row in counted.rows:
+        percents = tuple(
+            percent if number in scoring else None
+            for number, percent in enumerate(row.percents, start=1)
+        )
+        finished = tuple(score is not None for score in row.scores)
+        played = sum(finished)
+        line = (_total(percents), played, counted.joined[row.user_id], row, percents, finished)
+        lines.append(line)
+    lines.sort(key=lambda line: (-line[0], -line[1], line[2]))
+    rows: list[RunningRow] = []
+    rank = 0
+    previous: tuple[float, int] | None = None
+    for i, (total, played, _order, row, percents, finished) in enumerate(lines, start=1):
+        if (total, played) != previous:
+            rank, previous = i, (total, played)
+        rows.append(RunningRow(rank, row.user_id, row.username, played, total, percents, finished))
+    return RunningStandings(rows, frozenset(seen), frozenset(seen) - scoring)
+
+
+@dataclass(frozen=True)
 class DealLine:
     """One deal as an entrant sees it: what they may do, and their result."""
 
@@ -287,20 +369,24 @@ class DealLine:
     finished: bool
     score: int | None
     playable: bool
+    # A card of the game is played (else "Play", not "Continue").
+    started: bool
 
 
 def deal_lines(tournament: Tournament, user: User) -> list[DealLine]:
     """The deals of ``tournament`` for its entrant ``user``, in order."""
     games = {
-        number: (game_id, status, score)
-        for number, game_id, status, score in Play.objects.filter(
+        number: (game_id, status, score, round)
+        for number, game_id, status, score, round in Play.objects.filter(
             entrant__tournament=tournament, entrant__user=user
-        ).values_list("deal__number", "game_id", "game__status", "game__seats__score")
+        ).values_list(
+            "deal__number", "game_id", "game__status", "game__seats__score", "game__round"
+        )
     }
     lines = []
     previous_done = True
     for number in range(1, tournament.deal_count + 1):
-        game_id, status, score = games.get(number, (None, None, None))
+        game_id, status, score, round = games.get(number, (None, None, None, 1))
         finished = status == Game.Status.FINISHED
         # A live deal is played once it is dealt (``live_status``), not when one chooses.
         ready = game_id is not None if tournament.is_live else previous_done
@@ -311,6 +397,7 @@ def deal_lines(tournament: Tournament, user: User) -> list[DealLine]:
                 finished=finished,
                 score=score if finished else None,
                 playable=tournament.is_running and ready and not finished,
+                started=round is not None and round > 1,
             )
         )
         previous_done = finished
@@ -365,13 +452,15 @@ class RecordLine:
 
 
 def player_record(user: User, *, limit: int = 20) -> list[RecordLine]:
-    """The player's latest tournaments, with their place in each (past ones: final)."""
+    """The player's latest tournaments, with their final place in each that is over."""
     lines = []
     for entrant in (
         Entrant.objects.filter(user=user).select_related("tournament").order_by("-joined_at")
     )[:limit]:
         rows = standings(entrant.tournament)
-        mine = next((row for row in rows if row.user_id == user.pk), None)
+        # A running tournament's place and total would tell its sealed deals' results.
+        over = entrant.tournament.is_over
+        mine = next((row for row in rows if row.user_id == user.pk), None) if over else None
         lines.append(
             RecordLine(
                 tournament=entrant.tournament,
@@ -422,3 +511,36 @@ def live_status(tournament: Tournament, user: User | None) -> LiveStatus:
             .first()
         )
     return LiveStatus(current.number, table.round, table.deadline, waiting, players, game_id)
+
+
+def game_frame(*, game: Game, **_signal: object) -> GameFrame | None:
+    """A tournament deal's frame: "<tournament>, deal k of n", the way back, what is next.
+
+    Receiver of ``games.framing.game_framing``. After an asynchronous deal: the next deal
+    (or, after the last or once the window is over, the standings); after a live one the
+    page follows the tournament (``views.live_next``), which deals the next one itself.
+    """
+    if game.sealed_until is None:
+        return None  # no competition's game
+    play = Play.objects.filter(game_id=game.pk).select_related("tournament", "deal").first()
+    if play is None:
+        return None
+    tournament, number = play.tournament, play.deal.number
+    back = reverse("tournaments:detail", kwargs={"pk": tournament.pk})
+    title = _("%(tournament)s, deal %(number)d of %(deals)d") % {
+        "tournament": tournament.title,
+        "number": number,
+        "deals": tournament.deal_count,
+    }
+    back_label = _("Back to the tournament")
+    standings_label = _("See the standings")
+    if tournament.is_live:
+        follow = ""
+        if not tournament.is_over:
+            url = reverse("tournaments:live_next", kwargs={"pk": tournament.pk})
+            follow = f"{url}?after={game.pk}"
+        return GameFrame(title, back, back_label, standings_label, back, follow_url=follow)
+    if number < tournament.deal_count and tournament.is_running:
+        url = reverse("tournaments:play", kwargs={"pk": tournament.pk, "number": number + 1})
+        return GameFrame(title, back, back_label, _("Next deal"), url, next_post=True)
+    return GameFrame(title, back, back_label, standings_label, back)

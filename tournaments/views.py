@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import datetime
+from collections.abc import Sequence
 from dataclasses import dataclass
 from urllib.parse import quote
 
@@ -35,32 +37,74 @@ class ShownStanding:
     profile_url: str
     own: bool
     total: str
-    # Per deal: the percentage, "—" for a deal not finished, "" for one not to be shown.
+    played: int
+    # Per deal: the percentage, "—" for a deal not finished, "" for one not to be shown,
+    # "…" for one that scores no matchpoints yet (nobody else has finished it).
     cells: list[str]
 
 
 # A stand-in reversed once per page instead of one reverse() per row.
 _NAME = "~player~"
+PENDING = "…"
+
+
+def _cell(percent: float | None, *, number: int, played: bool, standings: Standings) -> str:
+    if number not in standings.seen:
+        return ""
+    if not played:
+        return "—"
+    if number in standings.pending:
+        return PENDING
+    return "—" if percent is None else f"{percent:.0f}%"
+
+
+@dataclass(frozen=True)
+class Standings:
+    """The rows to draw and what the viewer may see of each deal."""
+
+    rows: Sequence[selectors.StandingRow | selectors.RunningRow]
+    seen: frozenset[int]
+    pending: frozenset[int]
+
+
+def _standings(tournament: Tournament, viewer: User | None) -> Standings:
+    seen = selectors.seen_deals(tournament, viewer)
+    if tournament.is_over:
+        return Standings(selectors.standings(tournament), seen, frozenset())
+    running = selectors.running_standings(tournament, seen)
+    return Standings(running.rows, running.seen, running.pending)
 
 
 def _shown(
-    rows: list[selectors.StandingRow], *, viewer: User | None, seen: set[int]
+    rows: Sequence[selectors.StandingRow | selectors.RunningRow],
+    *,
+    viewer: User | None,
+    standings: Standings,
 ) -> list[ShownStanding]:
     profile = reverse("accounts:profile", args=[_NAME])
-    return [
-        ShownStanding(
-            rank=row.rank,
-            username=row.username,
-            profile_url=profile.replace(_NAME, quote(row.username, safe="!$&'()*+,;=~:@")),
-            own=viewer is not None and row.user_id == viewer.pk,
-            total=number_format(row.total, decimal_pos=1),
-            cells=[
-                ("—" if percent is None else f"{percent:.0f}%") if number in seen else ""
-                for number, percent in enumerate(row.percents, start=1)
-            ],
+    shown = []
+    for row in rows:
+        if isinstance(row, selectors.RunningRow):
+            played = list(row.finished)
+        else:
+            played = [score is not None for score in row.scores]
+        shown.append(
+            ShownStanding(
+                rank=row.rank,
+                username=row.username,
+                profile_url=profile.replace(_NAME, quote(row.username, safe="!$&'()*+,;=~:@")),
+                own=viewer is not None and row.user_id == viewer.pk,
+                total=number_format(row.total, decimal_pos=1),
+                played=sum(played),
+                cells=[
+                    _cell(percent, number=number, played=done, standings=standings)
+                    for number, (percent, done) in enumerate(
+                        zip(row.percents, played, strict=True), start=1
+                    )
+                ],
+            )
         )
-        for row in rows
-    ]
+    return shown
 
 
 def _viewer(request: HtmxHttpRequest) -> User | None:
@@ -87,6 +131,42 @@ def _page_number(request: HtmxHttpRequest) -> int:
     return max(1, page)
 
 
+def _live_now(tournament: Tournament, viewer: User | None) -> selectors.LiveStatus | None:
+    if not (tournament.is_live and tournament.is_running):
+        return None
+    live = selectors.live_status(tournament, viewer)
+    # The next deal (or the end) is due: whoever looks first deals it, as a
+    # page enforces a game's clock (the task at the start does it too).
+    if live.needs_dealing and services.live_advance(tournament=tournament):
+        tournament.refresh_from_db()
+        live = selectors.live_status(tournament, viewer) if tournament.is_running else None
+    return live
+
+
+def live_next(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """What a finished live deal's page shows of the tournament: the next deal and its clock.
+
+    A fragment the game's page loads (``selectors.game_frame``) and that asks again while
+    the next deal is still to come; ``after`` names the game the page shows.
+    """
+    tournament = get_object_or_404(Tournament, pk=pk)
+    live = _live_now(tournament, _viewer(request))
+    after = request.GET.get("after", "")
+    next_game = live.game_id if live and live.game_id and str(live.game_id) != after else None
+    go_at = None
+    if live and next_game and live.deadline and live.round == 1 and tournament.round_seconds:
+        # The break before the first card is for reading the deal just played: the page
+        # goes to the next game when it is over, with the card's whole clock left.
+        go_at = live.deadline - datetime.timedelta(seconds=tournament.round_seconds)
+    context = {
+        "tournament": tournament,
+        "live": live,
+        "next_game": next_game,
+        "go_at": go_at,
+    }
+    return render(request, "tournaments/_live_next.html", context)
+
+
 def detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """A tournament: its rules, the viewer's deals, and the standings (pushed while live).
 
@@ -95,29 +175,18 @@ def detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """
     tournament = get_object_or_404(Tournament, pk=pk)
     viewer = _viewer(request)
-    live = None
-    if tournament.is_live and tournament.is_running:
-        live = selectors.live_status(tournament, viewer)
-        # The next deal (or the end) is due: whoever looks first deals it, as a
-        # page enforces a game's clock (the task at the start does it too).
-        if live.needs_dealing and services.live_advance(tournament=tournament):
-            tournament.refresh_from_db()
-            live = selectors.live_status(tournament, viewer) if tournament.is_running else None
-    rows = selectors.standings(tournament)
+    live = _live_now(tournament, viewer)
+    # Nobody sees a deal's results before finishing it, until the window is over.
+    shown = _standings(tournament, viewer)
+    rows = shown.rows
     page = Paginator(rows, selectors.STANDINGS_PAGE).get_page(_page_number(request))
     own = next((row for row in rows if viewer and row.user_id == viewer.pk), None)
     entrant = selectors.entrant_of(tournament, viewer)
     lines = selectors.deal_lines(tournament, viewer) if entrant and viewer else []
-    # Nobody sees a deal's results before finishing it, until the window is over.
-    seen = (
-        set(range(1, tournament.deal_count + 1))
-        if tournament.is_over
-        else {line.number for line in lines if line.finished}
-    )
     context = {
         "tournament": tournament,
         "page": page,
-        "shown_rows": _shown(list(page.object_list), viewer=viewer, seen=seen),
+        "shown_rows": _shown(list(page.object_list), viewer=viewer, standings=shown),
         "own": own,
         "entrant_count": len(rows),
         "entrant": entrant,
@@ -128,7 +197,6 @@ def detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         ),
         "deal_lines": lines,
         "deal_numbers": range(1, tournament.deal_count + 1),
-        "seen": seen,
         "live": live,
     }
     template = "tournaments/detail.html"

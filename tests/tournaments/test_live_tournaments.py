@@ -157,8 +157,10 @@ def test_a_player_who_misses_the_clock_leaves_the_deal_but_plays_the_next(
         mine = Client()
         mine.force_login(ben)
         final = mine.get(reverse("games:detail", args=[missed.pk])).content.decode()
-        assert 'data-testid="live-back"' in final
+        assert 'data-testid="standings-link"' in final
         assert reverse("tournaments:detail", args=[tournament.pk]) in final
+        # ... and follows the tournament, to say when the next deal is dealt.
+        assert reverse("tournaments:live_next", args=[tournament.pk]) in final
         assert 'data-testid="play-again"' not in final
         # Ana plays the deal out alone; then both get the second deal.
         for _round in range(15):
