@@ -58,6 +58,11 @@ def lockstep_channel(lockstep_id: int) -> str:
     return f"lockstep:{lockstep_id}"
 
 
+def user_channel(user_id: int) -> str:
+    """The channel of one player, whatever page they are on (a challenge to or from them)."""
+    return f"user:{user_id}"
+
+
 def publish(channel: str, event: str, data: Data) -> None:
     """Send ``event`` with ``data`` (JSON-able) to every stream on ``channel``, on commit."""
     message = encode(channel, event, data)

@@ -19,6 +19,7 @@ from games.internals import CountsById
 from games.models import Seat
 from games.selectors import seats_waiting
 from moderation.selectors import notifications_unread
+from social.views import inbox_query
 
 
 @dataclass(frozen=True)
@@ -56,4 +57,6 @@ def menu(request: HttpRequest) -> dict[str, Any]:
     return {
         "games_waiting": lambda: counts().games_waiting,
         "unread_notifications": lambda: counts().unread_notifications,
+        # The player's challenge stream and poll (social.streams): a token, no query.
+        "challenge_inbox": lambda: inbox_query(request, user.pk),
     }

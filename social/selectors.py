@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 from django.core.cache import cache
 from django.db.models import Count, Max, Q, QuerySet
@@ -144,6 +146,67 @@ def challenges_sent(user: User) -> QuerySet[Challenge]:
     return Challenge.objects.filter(
         challenger=user, status=Challenge.Status.PENDING, expires_at__gt=timezone.now()
     ).select_related("challenged")
+
+
+def challenge_of(user: User, pk: int) -> Challenge | None:
+    """The challenge ``pk`` if ``user`` sent it or may see it was sent to them."""
+    return (
+        Challenge.objects.filter(Q(challenger=user) | Q(challenged=user), pk=pk)
+        .exclude(
+            challenged=user, challenger__in=Block.objects.filter(blocker=user).values("blocked")
+        )
+        .select_related("challenger", "challenged", "game")
+        .first()
+    )
+
+
+def challenge_version_of(moment: datetime.datetime) -> int:
+    """The version a player's challenges have after a change at ``moment``."""
+    return int(moment.timestamp() * 1_000_000)
+
+
+def challenges_version(user_id: int) -> int:
+    """A number that changes whenever a challenge to or from the player is sent or
+    answered: the newest moment either happened (0 for none)."""
+    row = Challenge.objects.filter(Q(challenger_id=user_id) | Q(challenged_id=user_id)).aggregate(
+        sent=Max("created_at"), answered=Max("answered_at")
+    )
+    moments = [moment for moment in (row["sent"], row["answered"]) if moment is not None]
+    return challenge_version_of(max(moments)) if moments else 0
+
+
+@dataclass(frozen=True)
+class LiveChallenges:
+    """What a player's every page shows of live challenges: those waiting for their answer,
+    and their own just accepted (the game's clock runs)."""
+
+    received: list[Challenge]
+    accepted: list[Challenge]
+
+    def __bool__(self) -> bool:
+        return bool(self.received or self.accepted)
+
+
+def live_challenges(user: User) -> LiveChallenges:
+    """Live challenges waiting for ``user``'s answer, and theirs accepted lately whose game
+    is still in play."""
+    now = timezone.now()
+    received = challenges_received(user).filter(
+        pace=Game.Pace.LIVE, challenger__deleted_at__isnull=True
+    )
+    recent = now - datetime.timedelta(minutes=settings.LIMES_LIVE_CHALLENGE_MINUTES)
+    accepted = (
+        Challenge.objects.filter(
+            challenger=user,
+            pace=Game.Pace.LIVE,
+            status=Challenge.Status.ACCEPTED,
+            answered_at__gt=recent,
+            game__status=Game.Status.ACTIVE,
+        )
+        .select_related("challenged", "game")
+        .order_by("-answered_at")
+    )
+    return LiveChallenges(list(received), list(accepted))
 
 
 # Friends' games

@@ -40,6 +40,7 @@ from social.models import (
 )
 from social.selectors import (
     are_friends,
+    challenge_version_of,
     chat_mute_in_force,
     chat_open,
     chat_version_key,
@@ -49,8 +50,12 @@ from social.selectors import (
 )
 from social.signals import chat_changed
 
-#: How long a challenge waits for an answer.
+#: How long a challenge to a correspondence game waits for an answer (a live one:
+#: ``settings.LIMES_LIVE_CHALLENGE_MINUTES``, see ``challenge_lifetime``).
 CHALLENGE_LIFETIME = datetime.timedelta(days=3)
+#: The event on a player's channel (``push.user_channel``) that a challenge to or from them
+#: changed: sent, accepted, declined or withdrawn. It carries a version, nothing else.
+CHALLENGES = "challenges"
 #: Messages one player may send in a burst, and in a minute, across every game.
 CHAT_BURST = (5, datetime.timedelta(seconds=10))
 CHAT_PER_MINUTE = (20, datetime.timedelta(minutes=1))
@@ -196,7 +201,7 @@ def challenge_create(
     diagonal: bool = False,
     ferryman: bool = False,
 ) -> Challenge:
-    """Challenge a friend to a two-player game; it expires after ``CHALLENGE_LIFETIME``.
+    """Challenge a friend to a two-player game; it expires after ``challenge_lifetime``.
 
     Raises ``ActionRefused`` for a player who is not a friend, an offered pace or time
     not offered, or a challenge to them already waiting (both players' rows are locked,
@@ -225,10 +230,12 @@ def challenge_create(
         diagonal=diagonal,
         ferryman=ferryman,
         created_at=now,
-        expires_at=now + CHALLENGE_LIFETIME,
+        expires_at=now + challenge_lifetime(pace),
     )
     challenge.full_clean()
     challenge.save()
+    if not has_blocked(other, user):
+        _challenges_changed(now, other.pk)
     _ask_notify(
         user,
         other,
@@ -259,6 +266,8 @@ def challenge_accept(*, user: User, challenge_id: int) -> Game:
     challenge.answered_at = timezone.now()
     challenge.game = game
     challenge.save(update_fields=["status", "answered_at", "game"])
+    # The challenger's page takes them to the game: its clock runs already.
+    _challenges_changed(challenge.answered_at, challenge.challenger_id, user.pk)
     return game
 
 
@@ -280,6 +289,7 @@ def challenge_decline(*, user: User, challenge_id: int) -> Challenge:
     )
     challenge.answered_at = timezone.now()
     challenge.save(update_fields=["status", "answered_at"])
+    _challenges_changed(challenge.answered_at, challenge.challenger_id, challenge.challenged_id)
     return challenge
 
 
@@ -336,6 +346,21 @@ def _ask_notify(
         ).exists():
             return
     notify_player(recipient, kind, text, url, mail=first)
+
+
+def challenge_lifetime(pace: str) -> datetime.timedelta:
+    """How long a challenge at ``pace`` waits: minutes for a live game, days else."""
+    if pace == Game.Pace.LIVE:
+        return datetime.timedelta(minutes=settings.LIMES_LIVE_CHALLENGE_MINUTES)
+    return CHALLENGE_LIFETIME
+
+
+def _challenges_changed(when: datetime.datetime, *user_ids: int) -> None:
+    # A nudge to each player's pages (the version their challenges now have, nothing
+    # else): they ask for what changed through views that check who is asking.
+    version = challenge_version_of(when)
+    for user_id in user_ids:
+        push.publish(push.user_channel(user_id), CHALLENGES, {"version": version})
 
 
 def _pending_challenge(challenge_id: int, *, challenged: User) -> Challenge:

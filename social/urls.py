@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from social import views
+from social import streams, views
 
 app_name = "social"
 
@@ -11,6 +11,9 @@ urlpatterns = [
     path("friends/emails/", views.email_preferences, name="email_preferences"),
     path("friends/<name:username>/challenge/", views.challenge_new, name="challenge_new"),
     path("friends/<name:username>/<slug:action>/", views.relation_change, name="relation"),
+    path("challenges/stream/", streams.challenge_stream, name="challenge_stream"),
+    path("challenges/alerts/", views.challenge_alerts, name="challenge_alerts"),
+    path("challenges/<int:pk>/", views.challenge, name="challenge"),
     path("challenges/<int:pk>/<slug:answer>/", views.challenge_answer, name="challenge_answer"),
     path("games/<int:pk>/chat/", views.chat, name="chat"),
     path("games/<int:pk>/chat/poll/", views.chat_poll, name="chat_poll"),

@@ -9,14 +9,16 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpResponse, HttpResponseBadRequest
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.crypto import constant_time_compare, salted_hmac
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRedirect
 
 from accounts.http import AuthenticatedHttpRequest, HtmxHttpRequest
 from accounts.models import User
@@ -98,7 +100,7 @@ def challenge_new(request: AuthenticatedHttpRequest, username: str) -> HttpRespo
     if not form.is_valid():
         return _refused(request, ActionRefused(_("Choose the time per round from the list.")))
     try:
-        services.challenge_create(
+        challenge = services.challenge_create(
             user=request.user,
             other=other,
             pace=form.pace,
@@ -108,11 +110,102 @@ def challenge_new(request: AuthenticatedHttpRequest, username: str) -> HttpRespo
         )
     except (ActionRefused, PermissionDenied) as error:
         return _refused(request, error)
-    else:
-        messages.success(
-            request, _("Your challenge is sent to %(name)s.") % {"name": other.username}
-        )
+    messages.success(request, _("Your challenge is sent to %(name)s.") % {"name": other.username})
+    if challenge.pace == Game.Pace.LIVE:
+        # A live challenge is answered in minutes: its page waits, and takes the
+        # challenger to the game the moment it is accepted.
+        return redirect("social:challenge", pk=challenge.pk)
     return redirect("social:friends")
+
+
+#: How often a challenge's page asks for news while its stream is down (seconds).
+CHALLENGE_POLL_SECONDS = 3
+#: How often every other page of a signed-in player does (seconds).
+ALERTS_POLL_SECONDS = 10
+
+
+@never_cache
+@login_required
+@require_GET
+def challenge(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    """One challenge, for its two players: waiting for an answer, or what became of it.
+
+    Once it is accepted, an htmx request (the page hearing of the change) is sent to the
+    game: its clock is running.
+    """
+    found = selectors.challenge_of(request.user, pk) if pk <= MAX_ID else None
+    if found is None:
+        raise Http404(_("No such challenge."))
+    game = found.game
+    if request.htmx and found.status == found.Status.ACCEPTED and game is not None:
+        return HttpResponseClientRedirect(reverse("games:detail", kwargs={"pk": game.pk}))
+    context = {
+        "challenge": found,
+        "is_challenger": found.challenger_id == request.user.pk,
+        "poll_seconds": CHALLENGE_POLL_SECONDS,
+        "challenges_version": selectors.challenges_version(request.user.pk),
+        # A second after the expiry, so that the page finds it expired.
+        "expires_in": max(0, int((found.expires_at - timezone.now()).total_seconds())) + 1,
+    }
+    template = "social/challenge.html"
+    return render(request, template + "#status" if request.htmx else template, context)
+
+
+def inbox_token(user_id: int, session_cookie: str) -> str:
+    """What a signed-in player's pages give their challenge stream and poll: proof that
+    this session is the player's, checked without a query (as ``chat_token``)."""
+    return salted_hmac("social.inbox", f"{user_id}:{session_cookie}").hexdigest()[:32]
+
+
+def inbox_query(request: HttpRequest, user_id: int) -> str:
+    """The query string of the player's challenge stream and poll (``u`` and ``t``)."""
+    session = request.COOKIES.get(settings.SESSION_COOKIE_NAME, "")
+    return f"u={user_id}&t={inbox_token(user_id, session)}"
+
+
+def inbox_user(request: HttpRequest) -> int | None:
+    """The player whose pages ask (``u``), if the token ``t`` is this session's for them."""
+    raw = request.GET.get("u", "")
+    if not (raw.isascii() and raw.isdigit()) or len(raw) > 18:
+        return None
+    user_id = int(raw)
+    expected = inbox_token(user_id, request.COOKIES.get(settings.SESSION_COOKIE_NAME, ""))
+    return user_id if constant_time_compare(request.GET.get("t", ""), expected) else None
+
+
+def alerts_unchanged(known: str, version: int, shown: bool) -> bool:
+    """Whether a page that knows version ``known`` ("" for a page drawn without live
+    challenges) shows what it should: ``shown`` says whether there is any to show."""
+    return known == str(version) if known else not shown
+
+
+@poll
+@never_cache
+@require_GET
+def challenge_alerts(request: HtmxHttpRequest) -> HttpResponse:
+    """The live challenges every page of a player shows (waiting for their answer, or
+    theirs just accepted); 204 if the page shows them as they are (``v``).
+
+    Asked when the player's stream says a challenge changed, or every few seconds while
+    it is down. Loads no session: the token ``t`` shows this session is player ``u``'s.
+    """
+    user_id = inbox_user(request)
+    if user_id is None:
+        return HttpResponseBadRequest(_("The request could not be read."))
+    user = User.objects.filter(pk=user_id, deleted_at__isnull=True).first()
+    if user is None:
+        return HttpResponse(status=204)
+    version = selectors.challenges_version(user_id)
+    live = selectors.live_challenges(user)
+    if alerts_unchanged(request.GET.get("v", ""), version, bool(live)):
+        return HttpResponse(status=204)
+    context = {
+        "live_challenges": live,
+        "challenges_version": version,
+        "challenge_inbox": inbox_query(request, user_id),
+        "alerts_poll_seconds": ALERTS_POLL_SECONDS,
+    }
+    return render(request, "social/_challenge_alerts.html", context)
 
 
 @login_required

@@ -1,7 +1,10 @@
-"""A friend request from a profile, accepted; a challenge, accepted: the two play."""
+"""A friend request from a profile, accepted; a challenge, accepted: the two play. A live
+challenge reaches the other player's page, and its acceptance the challenger's, at once."""
 
 from __future__ import annotations
 
+import statistics
+import time
 from pathlib import Path
 from typing import Any
 
@@ -9,7 +12,8 @@ import pytest
 from playwright.sync_api import expect
 
 from games.models import Game
-from tests.browser.pages import sign_in
+from social import services
+from tests.browser.pages import settle, sign_in
 from tests.factories import UserFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -44,8 +48,9 @@ def test_friends_meet_on_a_profile_and_play_a_challenge(
         ben.locator("select[name=round_seconds]").select_option("300")
         ben.locator("input[name=diagonal]").check()
         ben.locator("[data-testid=send-challenge-ana]").press("Enter")
-        expect(ben.locator("[data-testid=challenge-sent]")).to_contain_text("ana")
-        ben.screenshot(path=str(artifacts / "friends-page.png"), full_page=True)
+        # A live challenge: Ben's page waits for the answer.
+        expect(ben.locator("[data-testid=challenge-waiting]")).to_contain_text("ana")
+        ben.screenshot(path=str(artifacts / "challenge-waiting.png"), full_page=True)
 
         ana.goto(f"{base}/friends/")
         ana.click("[data-testid=accept-challenge]")
@@ -55,6 +60,70 @@ def test_friends_meet_on_a_profile_and_play_a_challenge(
         expect(ana.locator("[data-testid=round]")).to_have_text("Round 1 of 16")
         ben.goto(f"{base}/friends/")
         expect(ben.locator("[data-testid=playing-now]")).to_contain_text("ana")
+    finally:
+        for context in contexts:
+            context.close()
+
+
+#: Runs of the live challenge, for the figures it prints (accept → both players on card 1).
+LIVE_CHALLENGE_RUNS = 3
+
+
+def test_a_live_challenge_goes_from_sending_to_the_first_card_on_both_screens(
+    browser: Any, live_server: Any, artifacts: Path
+) -> None:
+    base = live_server.url
+    ana_user, ben_user = UserFactory(username="ana"), UserFactory(username="ben")
+    services.friend_request_send(user=ana_user, other=ben_user)
+    services.friend_request_accept(user=ben_user, other=ana_user)
+    contexts = [
+        browser.new_context(viewport={"width": 1024, "height": 800}),
+        browser.new_context(viewport={"width": 390, "height": 844}),
+    ]
+    ben, ana = (context.new_page() for context in contexts)
+    seconds: list[float] = []
+    try:
+        for page, name in ((ana, "ana"), (ben, "ben")):
+            page.set_default_timeout(20_000)
+            sign_in(page, base, name)
+        for run in range(LIVE_CHALLENGE_RUNS):
+            # Ana is on the lobby, Ben sends a live challenge from his friends page.
+            ana.goto(f"{base}/lobby/")
+            settle(ana)
+            title = ana.title()
+            ben.goto(f"{base}/friends/")
+            ben.click("[data-testid=challenge-ana]")
+            ben.locator("select[name=round_seconds]").select_option("60")
+            ben.click("[data-testid=send-challenge-ana]")
+            expect(ben.locator("[data-testid=challenge-waiting]")).to_contain_text("ana")
+            settle(ben)
+
+            # Without a reload, Ana's page shows it, and her tab's title says so. (Here, on
+            # WSGI, the page's stream is refused and its poll hears it, within 10 s.)
+            alert = ana.locator("[data-testid=challenge-alert]")
+            expect(alert).to_contain_text(
+                "ben challenges you to a live game, 1 minute a round.", timeout=15_000
+            )
+            expect(ana).to_have_title(f"(!) {title}")
+            if run == 0:
+                ana.screenshot(path=str(artifacts / "live-challenge-alert.png"), full_page=True)
+
+            started = time.monotonic()
+            alert.locator("[data-testid=alert-accept]").click()
+            for page in (ana, ben):
+                # Ben's waiting page takes him to the game by itself.
+                page.wait_for_url(f"{base}/games/*/", timeout=15_000)
+                expect(page.locator("[data-testid=round]")).to_have_text("Round 1 of 16")
+                expect(page.locator("[data-testid=hand]")).to_be_visible()
+            seconds.append(time.monotonic() - started)
+            assert ana.url == ben.url
+            game = Game.objects.order_by("-pk").first()
+            assert game is not None and (game.status, game.pace) == ("active", "live")
+            Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED)
+        print(
+            f"accept -> both on card 1: median {statistics.median(seconds):.2f} s, "
+            f"worst {max(seconds):.2f} s over {len(seconds)} runs"
+        )
     finally:
         for context in contexts:
             context.close()
