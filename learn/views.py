@@ -65,10 +65,13 @@ def step(request: HtmxHttpRequest, number: int) -> HttpResponse:
     if verdict.passed:
         passed = _passed(request) | {lesson.number}
         request.session[SESSION_KEY] = sorted(passed)
-    response = _render(request, lesson, Draft(), verdict=verdict)
+    # A refused move stays on the board (and in the address) to be turned or moved.
+    kept = Draft() if verdict.passed else draft
+    response = _render(request, lesson, kept, verdict=verdict)
     if not verdict.legal:
         response.status_code = 422
-    return replace_url(response, reverse("learn:step", args=[lesson.number]))
+    url = reverse("learn:step", args=[lesson.number])
+    return replace_url(response, f"{url}?{kept.params()}" if kept.card_at is not None else url)
 
 
 def _render(

@@ -20,6 +20,7 @@ from tests.factories import (
     PASSWORD,
     ReportFactory,
     UserFactory,
+    finished_multi,
     moderators_group,
     solo_results,
     started_game,
@@ -241,3 +242,91 @@ def test_board_pictures_as_protanopes_and_deuteranopes_see_them(
         for role in ("place", "source")
     }
     assert styles["place"] != styles["source"], styles
+
+
+def contrast_failures(axe: Any, page: Any, where: str, context: str | None = None) -> list[str]:
+    """Each element whose text axe finds too faint on its background, with its colours."""
+    options = {"runOnly": ["color-contrast"], "resultTypes": ["violations"]}
+    results = axe.run(page, context=context, options=options)
+    return [
+        f"{where}: {' '.join(node['target'])}: {node['any'][0]['message'] if node['any'] else ''}"
+        for violation in results.response["violations"]
+        for node in violation["nodes"]
+    ]
+
+
+def test_text_stays_readable_in_dark_mode_and_on_hovered_buttons(
+    browser: Any, live_server: Any, play_rounds: Callable[[Game, int], Game]
+) -> None:
+    base = live_server.url
+    player = UserFactory(username="ana")
+    other = UserFactory(username="bo")
+    in_progress = a_game_in_progress(player, play_rounds)
+    finished = play_rounds(
+        services.game_create_solo(user=player, diagonal=True, ferryman=True, seed=3), 16
+    )
+    table = finished_multi([player, other], [1, 2])
+    waiting = services.game_create_multi(user=player, seats_max=3, pace=Game.Pace.LIVE)
+    pages = [
+        ("home", "/"),
+        ("finished game", f"/games/{finished.pk}/"),
+        ("finished table (rating change)", f"/games/{table.pk}/"),
+        ("waiting room", f"/games/{waiting.pk}/"),
+        ("my games", "/games/mine/"),
+        ("lesson with variant tags", "/learn/8/"),
+        ("profile", "/players/ana/"),
+    ]
+    # (page, the button pointed at, what to do first)
+    hovered = [
+        (f"/games/{in_progress.pk}/", "[data-key=rotate-left]", place_first_card),
+        (f"/games/{finished.pk}/", "[data-testid=replay-link]", None),
+        (f"/games/{waiting.pk}/", "#table .button--secondary", None),
+        (f"/games/{waiting.pk}/", "form[action$='/cancel/'] button", None),
+    ]
+    axe = Axe()
+    failures: list[str] = []
+    for scheme in ("light", "dark"):
+        context = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme=scheme)
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        sign_in(page, base, player.username)
+        if scheme == "dark":
+            for name, path in pages:
+                page.goto(f"{base}{path}")
+                failures += contrast_failures(axe, page, f"{name} ({scheme})")
+        for path, button, then in hovered:
+            page.goto(f"{base}{path}")
+            if then is not None:
+                then(page)
+            page.locator(button).first.hover()
+            failures += contrast_failures(
+                axe, page, f"{button} hovered on {path} ({scheme})", button
+            )
+        context.close()
+    assert not failures, "\n".join(failures)
+
+
+def test_a_destructive_confirmation_does_not_look_like_the_main_action(
+    page: Any, live_server: Any, play_rounds: Callable[[Game, int], Game]
+) -> None:
+    base = live_server.url
+    player = UserFactory(username="ana")
+    game = a_game_in_progress(player, play_rounds)
+    waiting = services.game_create_multi(user=player, seats_max=3, pace=Game.Pace.LIVE)
+    sign_in(page, base, "ana")
+
+    def background(selector: str) -> str:
+        colour: str = page.evaluate(
+            "s => getComputedStyle(document.querySelector(s)).backgroundColor", selector
+        )
+        return colour
+
+    page.goto(f"{base}/games/{game.pk}/")
+    page.locator("[data-testid=resign-box] summary").click()
+    commit = background("[data-key=commit]")
+    abandon = background("[data-testid=resign]")
+    assert abandon != commit
+    page.goto(f"{base}/games/{waiting.pk}/")
+    start = background("[data-testid=start]")
+    cancel = background("form[action$='/cancel/'] button")
+    assert cancel == abandon != start

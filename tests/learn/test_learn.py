@@ -85,8 +85,11 @@ def test_a_wrong_action_is_refused_with_an_explanation_and_the_step_stays(
     html = response.content.decode()
     explanation = _explanation(html)
     assert explanation.startswith("Not yet.") and len(explanation) > 40
-    # The board as it was: the step's card is in the hand again, no "Next step".
+    # The learner's card stays where they put it, to be turned or moved: no "Next step".
     assert 'data-testid="commit"' in html and 'data-testid="next"' not in html
+    assert "card--draft" in html
+    wrong = Draft.from_turn(_wrong_turn(step))
+    assert response["HX-Replace-Url"] == f"{_url(step)}?{wrong.params()}"
     assert "learn_passed" not in client.session
 
 
