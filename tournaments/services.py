@@ -464,9 +464,12 @@ def _live_end(tournament: Tournament) -> None:
     if tournament.ends_at > now:
         # Over when its last card is played: the results are everyone's to see from now.
         Tournament.objects.filter(pk=tournament.pk).update(ends_at=now)
-        plays = list(Play.objects.filter(tournament=tournament).values_list("game_id", flat=True))
+        plays = Play.objects.filter(tournament=tournament).values("game_id")
         Game.objects.filter(pk__in=plays).update(sealed_until=now)
-        results_unseal(game_ids=plays)
+        # Their results join the boards by a task (a few statements each, too many for the
+        # request that played the last card); the daily scheduler catches up if it fails.
+        tournament_id = tournament.pk
+        transaction.on_commit(lambda: tasks.tournament_unseal.enqueue(tournament_id), robust=True)
     _touch(tournament.pk)
 
 

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 import time_machine
+from django.db import connection
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
@@ -18,10 +19,13 @@ from games.models import Game
 from games.services import game_create_solo, seat_resign
 from leaderboards import services
 from leaderboards.models import DealScore, PlayerResult, PlayerTotals, SoloStanding, WeeklyBest
-from tests.factories import UserFactory
+from tests.factories import UserFactory, finished_on_deal
 from tournaments import services as tournament_services
 from tournaments import tasks
 from tournaments.models import Tournament
+
+if TYPE_CHECKING:
+    from tests.conftest import Race
 
 pytestmark = pytest.mark.django_db
 
@@ -180,3 +184,19 @@ def test_rebuilding_the_statistics_agrees_with_the_seal_before_and_after_it_lift
         # Asked again (the daily catch-up), nothing is counted twice.
         assert tournament_services.tournaments_unseal_due() == 0
         assert rows_of_the_boards(ana) == counted
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_two_unseals_at_once_count_a_result_once(race: Race) -> None:
+    if connection.vendor != "postgresql":
+        pytest.fail("row locks are tested on PostgreSQL: set DATABASE_URL")
+    services.deal_register(seed=31, ruleset="standard")
+    ana = UserFactory()
+    finished_on_deal([ana], [47], seed=31, sealed=True)
+    with time_machine.travel(timezone.now() + 25 * HOUR, tick=False):
+        counted = race(services.results_unseal, services.results_unseal)
+    assert sorted(counted) == [0, 1]
+    assert list(DealScore.objects.values_list("score", "count")) == [(47, 1)]
+    assert SoloStanding.objects.get(user=ana).games == 1
+    assert PlayerTotals.objects.get(user=ana).games == 1
