@@ -138,6 +138,25 @@ def revealed_cards(game: Game) -> list[int]:
     return []
 
 
+def dealt_cards(game: Game, seats: Iterable[Seat]) -> list[int]:
+    """The card numbers of ``game`` dealt to its players so far: all that a rebuilt game
+    (``rebuild.rules_game``), and so any record, page or answer drawn from it, may know.
+
+    A game deals a card as its rules game reaches the card's round, so it may know them
+    all, except a live table's (``Lockstep``), which the table deals: a player who has
+    played the table's round waits for a card the table has not dealt yet. Such a game
+    knows the cards up to the table's round while it runs, and the cards of the rounds
+    played once it is over (its player may have left before the table dealt the next).
+    No query.
+    """
+    if game.lockstep_id is None:
+        return list(game.cards)
+    played = max((seat.rounds_played for seat in seats), default=0)
+    if game.status == Game.Status.ACTIVE:
+        return list(game.cards[: max(game.round, played)])
+    return list(game.cards[:played])
+
+
 def hint_refusal(game: Game, seats: list[Seat], seat: Seat | None) -> tuple[str, int] | None:
     """Why the player of ``seat`` may not take a hint now (message, HTTP status), or ``None``.
 

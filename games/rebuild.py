@@ -7,6 +7,7 @@ from django.conf import settings
 
 import rules
 from games.models import Game, Move, Seat
+from games.policy import dealt_cards
 
 
 def deck() -> rules.Deck:
@@ -61,6 +62,9 @@ def rules_game(
 ) -> rules.Game:
     """The game as the rules package sees it; ``seats`` and ``moves`` save their queries.
 
+    It knows only the cards dealt so far (``policy.dealt_cards``): at a live table, a
+    player who has played the table's round has no current card until the table deals.
+
     Without ``moves``, it is rebuilt from the seats' stored turns (``Seat.turns``), with
     no query and no rule checked; a seat whose copy is missing or out of step with its
     rounds makes it read and replay the moves instead. Given ``moves`` (some rounds
@@ -79,7 +83,7 @@ def rules_game(
     by_seat = {seat.pk: player_key(seat) for seat in seats}
     state = rules.Game(
         [by_seat[s.pk] for s in seats],
-        game.cards,
+        dealt_cards(game, seats),
         variants=_variants(game),
         deck=deck(),
     )
@@ -123,7 +127,7 @@ def _from_stored_turns(
     left = [s for s in seats if s.status != Seat.Status.PLAYING and s.rounds_played <= rounds]
     return rules.Game.from_turns(
         [player_key(seat) for seat in seats],
-        game.cards,
+        dealt_cards(game, seats),
         turns,
         retired=[player_key(seat) for seat in left],
         variants=_variants(game),

@@ -15,7 +15,7 @@ import datetime
 import random
 import secrets
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -603,7 +603,12 @@ def move_submit(*, game_id: int, user: User, round_number: int, turn: rules.Turn
     if commit.game.lockstep_id is not None:
         # Its table may have dealt the next card since (``lockstep_advance`` runs once the
         # commit is in): the page that follows shows the game as it is now.
+        dealt = commit.game.round
         commit.game.refresh_from_db(fields=["round", "deadline", "version"])
+        if commit.game.round != dealt:
+            # The rules game knew the cards dealt before (``policy.dealt_cards``): now
+            # the next one too, from the seats as written (no query).
+            commit = replace(commit, state=rules_game(commit.game, commit.seats))
     return commit
 
 
