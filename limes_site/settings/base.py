@@ -218,6 +218,13 @@ CONTENT_SECURITY_POLICY = {
     },
 }
 
+# Event streams (games.streams) one client may hold open at a time in each stream process:
+# per address (players behind one address share it) and per browser session. A stream
+# refused past the limit answers 429 and its page polls instead. The proxy holds its own
+# limits across the stream servers (deploy/haproxy.cfg).
+LIMES_STREAMS_PER_ADDRESS = int(os.environ.get("LIMES_STREAMS_PER_ADDRESS", "100"))
+LIMES_STREAMS_PER_SESSION = int(os.environ.get("LIMES_STREAMS_PER_SESSION", "20"))
+
 # Users and authentication
 
 AUTH_USER_MODEL = "accounts.User"
