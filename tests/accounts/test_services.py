@@ -9,6 +9,7 @@ from django.core.exceptions import ValidationError
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
+from pytest_django.fixtures import Settings as SettingsWrapper
 
 from accounts.models import User
 from accounts.services import user_delete, user_update_profile
@@ -93,3 +94,17 @@ def test_deleted_player_cannot_sign_in_even_with_the_new_username(client: Client
     client.post(reverse("account_login"), {"login": user.username, "password": PASSWORD})
 
     assert not get_user(client).is_authenticated
+
+
+def test_delete_ends_the_sessions_held_in_the_cache_too(
+    user: User, settings: SettingsWrapper
+) -> None:
+    # With Redis, sessions are read from the cache first: a row deleted alone would not do.
+    settings.SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+    phone = Client()
+    phone.force_login(user)
+
+    user_delete(user=user)
+
+    assert not get_user(phone).is_authenticated
+    assert phone.get(reverse("accounts:settings")).status_code == 302
