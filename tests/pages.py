@@ -91,6 +91,20 @@ class Events:
             if "event" in fields:
                 return fields
 
+    async def ends(self) -> bool:
+        """Whether the server ends the stream within ``STREAM_WAIT_SECONDS``, whatever it
+        sends meanwhile."""
+
+        async def drain() -> None:
+            async for _chunk in self._chunks:
+                pass
+
+        try:
+            await asyncio.wait_for(drain(), STREAM_WAIT_SECONDS)
+        except TimeoutError:
+            return False
+        return True
+
     async def close(self) -> None:
         """Hang up, as a closed tab does: the response ends, as a server ends it (the test
         client's wrapper, the response's own iterator, then closes it)."""

@@ -321,11 +321,7 @@ def test_a_stream_ends_when_its_session_does(
         first = (await events.next())["event"]
         # Signed out in another tab (or banned, or deleted: each ends the session).
         await sync_to_async(Session.objects.filter(session_key=session_key).delete)()
-        try:
-            await events.next()
-            ended = False
-        except StopAsyncIteration:
-            ended = True
+        ended = await events.ends()
         # The browser asks again with the same cookie: it is told to stop.
         return first, ended, (await client.get(url)).status_code
 

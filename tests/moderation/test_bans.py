@@ -96,11 +96,7 @@ def test_a_banned_players_open_stream_ends(
         events = Events(await client.get(reverse("games:lobby_stream")))
         first = (await events.next())["event"]
         await sync_to_async(services.user_ban)(moderator=moderator, user=player, reason="Abuse")
-        try:
-            while True:
-                await events.next()
-        except StopAsyncIteration:
-            return first, True
+        return first, await events.ends()
 
     assert async_to_sync(scenario)() == ("lobby", True)
 
