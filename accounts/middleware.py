@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from allauth.core.exceptions import ReauthenticationRequired
 from django.conf import settings
+from django.contrib.auth.views import redirect_to_login
 from django.http import HttpRequest, HttpResponse
+from django.urls import reverse
 from django.utils import translation
 
 from accounts.models import User
@@ -56,3 +59,27 @@ def set_language_cookie(response: HttpResponse, language: str) -> None:
         httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
         samesite=settings.LANGUAGE_COOKIE_SAMESITE,
     )
+
+
+class SignedOutConfirmationMiddleware:
+    """Sends a signed-out visitor who posts to a page that asks for the password again
+    (allauth's two-factor pages) to sign in, keeping nothing of the request.
+
+    allauth's own answer (``AccountMiddleware``, listed before this one) keeps the whole
+    POST in a new session to replay it after the sign-in: a session row for every
+    anonymous POST, which anyone could send without end.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        user = getattr(request, "user", None)
+        if isinstance(exception, ReauthenticationRequired) and not (
+            isinstance(user, User) and user.is_authenticated
+        ):
+            return redirect_to_login(request.get_full_path(), reverse("account_login"))
+        return None

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from importlib import import_module
+
 from allauth.account.models import EmailAddress
+from allauth.usersessions.models import UserSession
+from django.conf import settings
 from django.contrib.sessions.models import Session
 from django.db import transaction
 from django.utils import timezone
@@ -60,7 +64,7 @@ def user_delete(*, user: User) -> User:
     user.full_clean()
     user.save()
     EmailAddress.objects.filter(user=user).delete()
-    _delete_sessions(user)
+    user_sessions_end(user=user)
     return user
 
 
@@ -74,13 +78,24 @@ def _free_deleted_username(user: User) -> str:
     return candidate
 
 
-def _delete_sessions(user: User) -> None:
-    # Sessions are stored in the database, keyed by an opaque id, so the user's own are found
-    # by decoding the live ones. Deleting an account is rare enough for that to be fine.
+def user_sessions_end(*, user: User) -> int:
+    """End every session ``user`` is signed in with, on every device: their open pages,
+    polls and streams go on only as a signed-out visitor's. How many were ended.
+
+    For a ban or a deleted account. Each session goes from the cache as well as the
+    database (a cached session would outlive its row).
+    """
+    keys = set(UserSession.objects.filter(user=user).values_list("session_key", flat=True))
+    # Sessions from before allauth kept its list: keyed by an opaque id, so the user's own
+    # are found by decoding the live ones (rare enough for that to be fine).
     user_pk = str(user.pk)
-    stale = [
+    keys.update(
         session.session_key
         for session in Session.objects.filter(expire_date__gt=timezone.now()).iterator()
         if session.get_decoded().get("_auth_user_id") == user_pk
-    ]
-    Session.objects.filter(session_key__in=stale).delete()
+    )
+    store = import_module(settings.SESSION_ENGINE).SessionStore
+    for key in keys:
+        store(session_key=key).delete()
+    UserSession.objects.filter(user=user).delete()
+    return len(keys)

@@ -14,6 +14,12 @@ opens or must catch up, through ``sync_to_async``.
 
 A stream that (re)connects sends the current state at once unless the browser already
 has it (``Last-Event-ID``, else the page's ``v``): no change is lost across a reconnect.
+
+One client cannot hold them all: each process keeps at most ``LIMES_STREAMS_PER_ADDRESS``
+streams of one address and ``LIMES_STREAMS_PER_SESSION`` of one browser session (the
+proxy counts across the stream servers); one more is refused with 429 and its page polls.
+A stream lives only as long as its session: signed out, banned or deleted (each ends the
+session), it ends at its next keep-alive, and does not open again.
 """
 
 from __future__ import annotations
@@ -27,10 +33,13 @@ import logging
 import os
 import secrets
 import socket
+import threading
+import time
 import weakref
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
+from importlib import import_module
 from pathlib import Path
 from typing import Any
 
@@ -55,6 +64,7 @@ from django.utils.translation import gettext as _
 from games import push
 from games.decorators import poll
 from games.pollstate import PollState, poll_state
+from games.throttle import client_address
 from games.views import poll_token
 
 logger = logging.getLogger(__name__)
@@ -75,6 +85,12 @@ READY_SECONDS = 2.0
 """How long a new stream waits for its process to start listening (the first one only)."""
 
 REDIS_RETRY_SECONDS = 1.0
+
+SESSION_CHECK_SECONDS = 10.0
+"""An open stream looks this often (at its next keep-alive) whether its session still lives."""
+
+REFUSED_RETRY_SECONDS = 60
+"""The Retry-After of a stream refused past the limits (the page polls meanwhile)."""
 
 
 @dataclass(frozen=True)
@@ -354,12 +370,115 @@ async def lobby_events() -> AsyncIterator[str]:
             yield ": keep-alive\n\n" if message is None else sse("lobby", "{}")
 
 
-def stream_response(events: AsyncIterator[str]) -> StreamingHttpResponse:
-    """The response that sends ``events`` to the browser as they come."""
-    response = StreamingHttpResponse(events, content_type="text/event-stream")
+class _Slot:
+    """One open stream's place in the counts, given back once, whatever ends it."""
+
+    def __init__(self, counts: StreamCounts, keys: tuple[str, ...]) -> None:
+        self._counts = counts
+        self._keys = keys
+
+    def release(self) -> None:
+        keys, self._keys = self._keys, ()
+        if keys:
+            self._counts.give_back(keys)
+
+    def __del__(self) -> None:
+        # A response dropped before its first event (the client gone during the
+        # middleware) never runs its generator's ``finally``.
+        self.release()
+
+
+class StreamCounts:
+    """The streams this process holds, per address and per session."""
+
+    def __init__(self) -> None:
+        self._open: Counter[str] = Counter()
+        self._lock = threading.Lock()
+
+    def take(self, limits: dict[str, int]) -> _Slot | None:
+        """A slot counted under each key of ``limits``; ``None`` if one is at its limit."""
+        with self._lock:
+            if any(self._open[key] >= limit for key, limit in limits.items()):
+                return None
+            self._open.update(limits.keys())
+        return _Slot(self, tuple(limits))
+
+    def give_back(self, keys: tuple[str, ...]) -> None:
+        with self._lock:
+            self._open.subtract(keys)
+            for key in keys:
+                if self._open[key] <= 0:
+                    del self._open[key]
+
+    def held(self, key: str) -> int:
+        """How many streams are counted under ``key``."""
+        with self._lock:
+            return self._open[key]
+
+
+counts = StreamCounts()
+
+
+def _session_lives(session_key: str) -> bool:
+    # Whatever the engine (the database, or the cache in front of it): a session that was
+    # flushed (signed out) or deleted (a ban, a deleted account) is gone from both.
+    store = import_module(settings.SESSION_ENGINE).SessionStore
+    try:
+        return bool(store().exists(session_key))
+    finally:
+        if not connection.in_atomic_block:  # (a test's transaction is left alone)
+            connection.close()
+
+
+async def _guarded(events: AsyncIterator[str], slot: _Slot, session_key: str) -> AsyncIterator[str]:
+    checked = time.monotonic()
+    try:
+        async for chunk in events:
+            yield chunk
+            if session_key and time.monotonic() - checked >= SESSION_CHECK_SECONDS:
+                checked = time.monotonic()
+                if not await sync_to_async(_session_lives)(session_key):
+                    return
+    finally:
+        slot.release()
+        closing_events = getattr(events, "aclose", None)
+        if closing_events is not None:
+            await closing_events()
+
+
+def _too_many() -> HttpResponse:
+    refused = HttpResponse(
+        _("Too many open streams: this page checks for changes by itself instead."),
+        status=429,
+        content_type="text/plain",
+    )
+    refused["Retry-After"] = str(REFUSED_RETRY_SECONDS)
+    return refused
+
+
+async def stream_response(request: HttpRequest, events: AsyncIterator[str]) -> HttpResponseBase:
+    """The response that sends ``events`` to the browser as they come, for as long as its
+    session lives; 429 past this client's limits, 204 for a session that has ended."""
+    session_key = request.COOKIES.get(settings.SESSION_COOKIE_NAME, "")[:64]
+    limits = {f"address:{client_address(request)}": settings.LIMES_STREAMS_PER_ADDRESS}
+    if session_key:
+        limits[f"session:{session_key}"] = settings.LIMES_STREAMS_PER_SESSION
+    slot = counts.take(limits)
+    if slot is None:
+        return _too_many()
+    if session_key and not await sync_to_async(_session_lives)(session_key):
+        # Signed out, banned or deleted: 204, and the browser stops asking.
+        slot.release()
+        return HttpResponse(status=204)
+    response = StreamingHttpResponse(
+        _guarded(events, slot, session_key), content_type="text/event-stream"
+    )
     response["Cache-Control"] = "no-cache, no-store"
     # No proxy may hold events back to fill a buffer.
     response["X-Accel-Buffering"] = "no"
+    # Given back however the response ends: its generator's end (above), its close by the
+    # server (a finished response), or, dropped unstarted, the slot's own collection.
+    response._resource_closers.append(slot.release)  # type: ignore[attr-defined]
     return response
 
 
@@ -384,7 +503,7 @@ async def game_stream(request: HttpRequest, pk: int) -> HttpResponseBase:
     # A live table's count of players still to play is no secret: any table may be asked.
     table = request.GET.get("table", "")
     lockstep_id = int(table) if table.isascii() and table.isdigit() and len(table) < 12 else None
-    return stream_response(game_events(pk, known[:20], lockstep_id=lockstep_id))
+    return await stream_response(request, game_events(pk, known[:20], lockstep_id=lockstep_id))
 
 
 @poll
@@ -392,4 +511,4 @@ async def lobby_stream(request: HttpRequest) -> HttpResponseBase:
     """The lobby's events: a game opened, filled, started or was called off."""
     if not pushes(request):
         return HttpResponse(status=204)
-    return stream_response(lobby_events())
+    return await stream_response(request, lobby_events())

@@ -21,6 +21,7 @@ import leaderboards.services
 import tournaments.services
 from accounts.adapter import AccountAdapter
 from accounts.models import Notification, User
+from accounts.services import user_sessions_end
 from games.models import Game, SoloResult
 from games.policy import seat_of
 from moderation.models import REASON_MAX_LENGTH, AuditEntry, Ban, Report, ResultCheck
@@ -77,6 +78,8 @@ def user_ban(
     _clean(user, ["banned_until", "ban_reason"])
     user.save(update_fields=["banned_until", "ban_reason"])
     resigned = games.services.user_resign_everywhere(user=user)
+    # Signed out everywhere: no page, poll or stream of theirs goes on as theirs.
+    user_sessions_end(user=user)
     # While banned, the player leaves the standings of the tournaments they entered.
     tournaments.services.player_standings_changed(user=user)
     _audit(

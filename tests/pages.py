@@ -76,6 +76,7 @@ class Events:
         assert response["Content-Type"] == "text/event-stream"
         self._chunks: AsyncIterator[bytes] = aiter(response.streaming_content)  # type: ignore[arg-type]
         self._buffer = ""
+        self._response = response
 
     async def next(self) -> dict[str, str]:
         """The next event with a name (keep-alive comments and ``retry`` skipped)."""
@@ -90,7 +91,24 @@ class Events:
             if "event" in fields:
                 return fields
 
+    async def ends(self) -> bool:
+        """Whether the server ends the stream within ``STREAM_WAIT_SECONDS``, whatever it
+        sends meanwhile."""
+
+        async def drain() -> None:
+            async for _chunk in self._chunks:
+                pass
+
+        try:
+            await asyncio.wait_for(drain(), STREAM_WAIT_SECONDS)
+        except TimeoutError:
+            return False
+        return True
+
     async def close(self) -> None:
-        closing = getattr(self._chunks, "aclose", None)
-        if closing is not None:
-            await closing()
+        """Hang up, as a closed tab does: the response ends, as a server ends it (the test
+        client's wrapper, the response's own iterator, then closes it)."""
+        for chunks in (self._chunks, getattr(self._response, "_iterator", None)):
+            closing = getattr(chunks, "aclose", None)
+            if closing is not None:
+                await closing()

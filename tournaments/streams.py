@@ -34,6 +34,6 @@ async def tournament_stream(request: HttpRequest, pk: int) -> HttpResponseBase:
     if not streams.pushes(request):
         return HttpResponse(status=204)
     known = request.headers.get("Last-Event-ID") or request.GET.get("v", "")
-    return streams.stream_response(
-        streams.version_events(tournament_channel(pk), STANDINGS, read, known[:20])
+    return await streams.stream_response(
+        request, streams.version_events(tournament_channel(pk), STANDINGS, read, known[:20])
     )

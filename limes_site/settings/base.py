@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import dj_database_url
 import django_stubs_ext
@@ -73,8 +73,6 @@ MIDDLEWARE = [
     # First, so its line's duration and query count cover every other middleware.
     "limes_site.observability.RequestLogMiddleware",
     "django.middleware.security.SecurityMiddleware",
-    # /api/ only: CORS for GET and the rate limits, before any session or user is read.
-    "api.middleware.ApiMiddleware",
     # Before anything reads a form body: Django's error pages cannot read some of them.
     "limes_site.middleware.RejectUndecodableFormsMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -90,8 +88,14 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
+    # /api/ only: CORS for GET and the rate limits, before any session or user is read (the
+    # middlewares above read neither before the view), and inside the ones that add the
+    # security headers, which its refusals (429) carry as every other answer does.
+    "api.middleware.ApiMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "allauth.account.middleware.AccountMiddleware",
+    # After allauth's: it keeps a signed-out visitor's POST out of a new session.
+    "accounts.middleware.SignedOutConfirmationMiddleware",
     # Signs out banned players and holds renamed ones at the choose-a-name page.
     "moderation.middleware.ModerationMiddleware",
 ]
@@ -218,6 +222,13 @@ CONTENT_SECURITY_POLICY = {
     },
 }
 
+# Event streams (games.streams) one client may hold open at a time in each stream process:
+# per address (players behind one address share it) and per browser session. A stream
+# refused past the limit answers 429 and its page polls instead. The proxy holds its own
+# limits across the stream servers (deploy/haproxy.cfg).
+LIMES_STREAMS_PER_ADDRESS = int(os.environ.get("LIMES_STREAMS_PER_ADDRESS", "100"))
+LIMES_STREAMS_PER_SESSION = int(os.environ.get("LIMES_STREAMS_PER_SESSION", "20"))
+
 # Users and authentication
 
 AUTH_USER_MODEL = "accounts.User"
@@ -299,6 +310,8 @@ LANGUAGES = [
     ("fr", _("French")),
 ]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# The language menu's cookie is sent with the site's own requests and top-level links only.
+LANGUAGE_COOKIE_SAMESITE: Final = "Lax"
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

@@ -4,15 +4,19 @@ from __future__ import annotations
 
 import pytest
 from allauth.account.models import EmailAddress
+from asgiref.sync import async_to_sync, sync_to_async
 from django.contrib.auth import get_user
 from django.core.exceptions import ValidationError
-from django.test import Client
+from django.test import AsyncClient, Client
 from django.urls import reverse
 from django.utils import timezone
+from pytest_django.fixtures import Settings as SettingsWrapper
 
 from accounts.models import User
 from accounts.services import user_delete, user_update_profile
+from games import streams
 from tests.factories import PASSWORD, UserFactory
+from tests.pages import Events
 
 pytestmark = [pytest.mark.django_db, pytest.mark.sql_dialect]
 
@@ -93,3 +97,23 @@ def test_deleted_player_cannot_sign_in_even_with_the_new_username(client: Client
     client.post(reverse("account_login"), {"login": user.username, "password": PASSWORD})
 
     assert not get_user(client).is_authenticated
+
+
+def test_a_deleted_accounts_open_stream_ends_though_its_session_was_cached(
+    user: User, settings: SettingsWrapper, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # With Redis, sessions are read from the cache first: a row deleted alone would leave
+    # a copy there that the stream's check would still find.
+    settings.SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+    monkeypatch.setattr(streams, "KEEPALIVE_SECONDS", 0.01)
+    monkeypatch.setattr(streams, "SESSION_CHECK_SECONDS", 0.0)
+    phone = AsyncClient()
+    phone.force_login(user)
+
+    async def scenario() -> bool:
+        events = Events(await phone.get(reverse("games:lobby_stream")))
+        await events.next()
+        await sync_to_async(user_delete)(user=user)
+        return await events.ends()
+
+    assert async_to_sync(scenario)()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from django.contrib.auth import get_user
+from django.contrib.sessions.models import Session
 from django.test import Client
 from django.urls import reverse
 
@@ -35,3 +36,30 @@ def test_the_player_sees_their_sessions_and_signs_the_others_out(user: User) -> 
     assert not get_user(phone).is_authenticated
     assert get_user(laptop) == user
     assert laptop.get(reverse("usersessions_list")).context["session_count"] == 1
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/i18n/",
+        "/accounts/login/",
+        "/accounts/2fa/totp/activate/",
+        "/accounts/2fa/recovery-codes/generate/",
+        "/accounts/2fa/webauthn/add/",
+    ],
+)
+def test_anonymous_posts_leave_the_session_table_as_it_was(path: str) -> None:
+    # A visitor without a cookie, as a script sends them: with and without a CSRF token.
+    before = Session.objects.count()
+    for _ in range(20):
+        Client().post(path, {"language": "de", "login": "nobody", "password": "wrong"})
+        Client(enforce_csrf_checks=True).post(path, {"language": "de"})
+
+    assert Session.objects.count() == before
+
+
+def test_a_signed_out_visitor_on_a_two_factor_page_is_sent_to_sign_in() -> None:
+    response = Client().post("/accounts/2fa/totp/activate/", {"code": "123456"})
+
+    assert response.status_code == 302
+    assert response["Location"].startswith(reverse("account_login"))

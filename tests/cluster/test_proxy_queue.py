@@ -83,6 +83,9 @@ def proxy(tmp_path: Path) -> Iterator[tuple[int, list[str], threading.Event]]:
         "STREAM1_PORT": stream1,
         "STREAM2_PORT": stream2,
         "APP_MAXCONN": 1,
+        "STREAMS_MAX": 7000,
+        "STREAMS_PER_ADDRESS": 100,
+        "STREAMS_PER_SESSION": 20,
     }.items():
         config = config.replace(f"@{name}@", str(value))
     (tmp_path / "haproxy.cfg").write_text(config)

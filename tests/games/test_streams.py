@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from asgiref.sync import async_to_sync, sync_to_async
 from django.conf import settings
+from django.contrib.sessions.models import Session
 from django.db import connection
 from django.test import AsyncClient, Client
 from django.urls import reverse
@@ -258,3 +259,71 @@ def test_an_event_for_one_channel_reaches_only_its_streams() -> None:
             return [(await one.get()).event], two.empty()
 
     assert async_to_sync(scenario)() == (["game"], True)
+
+
+def test_one_client_holds_no_more_streams_than_its_limits(
+    players: list[User], settings: Settings
+) -> None:
+    settings.LIMES_STREAMS_PER_ADDRESS = 3
+    settings.LIMES_STREAMS_PER_SESSION = 2
+    settings.ALLAUTH_TRUSTED_PROXY_COUNT = 1
+    lobby = reverse("games:lobby_stream")
+    ana = signed_in(players[0])
+
+    def at(address: str) -> dict[str, str]:
+        return {"X-Forwarded-For": address}
+
+    async def scenario() -> tuple[list[int], str, list[int], int]:
+        held: list[Events] = []
+        try:
+            # An anonymous client with no cookie: one address, three streams, then no more.
+            answers = [await AsyncClient().get(lobby, headers=at("203.0.113.9")) for _ in range(4)]
+            held += [Events(answer) for answer in answers[:3]]
+            for events in held:
+                await events.next()
+            refused = answers[3]
+            # Others are not held back by it; ana's session is, past two streams.
+            others = [
+                (await AsyncClient().get(lobby, headers=at("198.51.100.1"))).status_code,
+                *[(await ana.get(lobby, headers=at(f"192.0.2.{n}"))).status_code for n in (1, 2)],
+                (await ana.get(lobby, headers=at("192.0.2.3"))).status_code,
+            ]
+            # A closed tab's stream makes room for another.
+            await held.pop().close()
+            again = (await AsyncClient().get(lobby, headers=at("203.0.113.9"))).status_code
+            return [a.status_code for a in answers], refused["Retry-After"], others, again
+        finally:
+            for events in held:
+                await events.close()
+
+    statuses, retry_after, others, again = async_to_sync(scenario)()
+
+    assert statuses == [200, 200, 200, 429]
+    assert int(retry_after) > 0
+    assert others == [200, 200, 200, 429]
+    assert again == 200
+
+
+def test_a_stream_ends_when_its_session_does(
+    players: list[User], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Every keep-alive at once, each followed by a look at the session.
+    monkeypatch.setattr(streams, "KEEPALIVE_SECONDS", 0.01)
+    monkeypatch.setattr(streams, "SESSION_CHECK_SECONDS", 0.0)
+    ana, ben = players
+    game = started_game([ana, ben])
+    client = signed_in(ana)
+    url = stream_url(client, game)
+    session_key = client.cookies[settings.SESSION_COOKIE_NAME].value
+
+    async def scenario() -> tuple[str, bool, int]:
+        events = Events(await client.get(url))
+        first = (await events.next())["event"]
+        # Signed out in another tab (or banned, or deleted: each ends the session).
+        await sync_to_async(Session.objects.filter(session_key=session_key).delete)()
+        ended = await events.ends()
+        # The browser asks again with the same cookie: it is told to stop.
+        return first, ended, (await client.get(url)).status_code
+
+    assert async_to_sync(scenario)() == ("game", True, 204)
+    assert streams.counts.held(f"session:{session_key}") == 0

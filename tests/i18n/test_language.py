@@ -60,6 +60,8 @@ def test_a_visitor_choice_is_kept_in_a_cookie(client: Client) -> None:
     assert response.status_code == 302
     assert response["Location"] == reverse("games:lobby")
     assert client.cookies[settings.LANGUAGE_COOKIE_NAME].value == "de"
+    # Sent with the site's own requests and links to it, not with other sites' requests.
+    assert client.cookies[settings.LANGUAGE_COOKIE_NAME]["samesite"] == "Lax"
     # The cookie beats the browser's wish.
     page = client.get(reverse("games:home"), HTTP_ACCEPT_LANGUAGE="fr")
     assert html_lang(page) == "de"
@@ -78,6 +80,7 @@ def test_a_player_choice_is_stored_and_wins_everywhere(client: Client, user: Use
     page = other.get(reverse("games:home"), HTTP_ACCEPT_LANGUAGE="fr")
     assert html_lang(page) == "cs"
     assert page.cookies[settings.LANGUAGE_COOKIE_NAME].value == "cs"
+    assert page.cookies[settings.LANGUAGE_COOKIE_NAME]["samesite"] == "Lax"
 
 
 @pytest.mark.parametrize("language", ["xx", "", "cs\x00", "c" * 5000, "١٢", "de/../en"])

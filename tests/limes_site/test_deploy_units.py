@@ -43,3 +43,29 @@ def test_the_proxy_sends_streams_to_the_stream_servers_without_delay() -> None:
 
 def test_the_worker_unit_runs_the_worker_that_takes_back_dead_workers_tasks() -> None:
     assert "manage.py task_worker" in _unit("limes-worker.service")
+
+
+@pytest.mark.parametrize(
+    ("path", "to_the_stream_servers"),
+    [
+        ("/lobby/stream/", True),
+        ("/games/12/stream/", True),
+        ("/tournaments/3/stream/", True),
+        # A player named "stream", and paths that only end like a stream's.
+        ("/players/stream/", False),
+        ("/games/12/stream/x/", False),
+        ("/x/lobby/stream/", False),
+        ("/games/new/stream/", False),
+    ],
+)
+def test_the_proxy_sends_only_the_stream_paths_to_the_stream_servers(
+    path: str, to_the_stream_servers: bool
+) -> None:
+    config = (settings.BASE_DIR / "deploy" / "haproxy.cfg").read_text()
+    (pattern,) = re.findall(r"acl event_stream path_reg (\S+)", config)
+    assert bool(re.search(pattern, path)) is to_the_stream_servers
+
+
+def test_expired_sessions_are_cleared_every_hour() -> None:
+    assert "manage.py clearsessions" in _unit("limes-clearsessions.service")
+    assert "OnCalendar=hourly" in _unit("limes-clearsessions.timer")

@@ -5,19 +5,23 @@ from __future__ import annotations
 import datetime
 
 import pytest
+from asgiref.sync import async_to_sync, sync_to_async
 from django.contrib.auth import get_user
 from django.core.exceptions import ValidationError
-from django.test import Client
+from django.test import AsyncClient, Client
 from django.urls import reverse
 from django.utils import timezone
+from pytest_django.fixtures import Settings as SettingsWrapper
 
 from accounts.models import User
 from accounts.selectors import not_banned
 from games import services as games
+from games import streams
 from games.models import Game, Seat, SoloResult
 from moderation import services
 from moderation.models import AuditEntry, Ban
 from tests.factories import PASSWORD, SoloResultFactory, UserFactory, started_game
+from tests.pages import Events
 
 pytestmark = pytest.mark.django_db
 
@@ -56,13 +60,54 @@ def test_a_permanent_ban_says_so(client: Client, moderator: User, player: User) 
     assert player.bans.get().ends is None
 
 
-def test_a_signed_in_player_is_signed_out_on_their_next_request(
-    client: Client, moderator: User, player: User
+@pytest.mark.parametrize(
+    "engine",
+    ["django.contrib.sessions.backends.db", "django.contrib.sessions.backends.cached_db"],
+)
+def test_a_ban_ends_every_session_of_the_player_on_every_device(
+    moderator: User, player: User, settings: SettingsWrapper, engine: str
 ) -> None:
-    client.force_login(player)
-    assert client.get(reverse("games:home")).status_code == 200
+    settings.SESSION_ENGINE = engine
+    phone, laptop, bystander = Client(), Client(), Client()
+    phone.force_login(player)
+    laptop.force_login(player)
+    other = UserFactory()
+    bystander.force_login(other)
 
     services.user_ban(moderator=moderator, user=player, reason="Abuse")
+
+    for client in (phone, laptop):
+        assert not get_user(client).is_authenticated
+        assert client.get(reverse("accounts:settings")).status_code == 302
+    assert get_user(bystander) == other
+    # Signing in again says why it is refused.
+    assert "Abuse" in sign_in(phone, player)
+
+
+def test_a_banned_players_open_stream_ends(
+    moderator: User, player: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(streams, "KEEPALIVE_SECONDS", 0.01)
+    monkeypatch.setattr(streams, "SESSION_CHECK_SECONDS", 0.0)
+    client = AsyncClient()
+    client.force_login(player)
+
+    async def scenario() -> tuple[str, bool]:
+        events = Events(await client.get(reverse("games:lobby_stream")))
+        first = (await events.next())["event"]
+        await sync_to_async(services.user_ban)(moderator=moderator, user=player, reason="Abuse")
+        return first, await events.ends()
+
+    assert async_to_sync(scenario)() == ("lobby", True)
+
+
+def test_a_banned_player_still_signed_in_is_signed_out_on_their_next_request(
+    client: Client, player: User
+) -> None:
+    # A ban ends the player's sessions; one it could not reach meets the middleware.
+    client.force_login(player)
+    User.objects.filter(pk=player.pk).update(banned_until=services.PERMANENT, ban_reason="Abuse")
+
     response = client.get(reverse("games:home"), follow=True)
 
     assert response.redirect_chain[-1][0] == reverse("moderation:banned")
@@ -71,10 +116,10 @@ def test_a_signed_in_player_is_signed_out_on_their_next_request(
 
 
 def test_an_htmx_request_of_a_banned_player_sends_the_whole_page_to_the_ban(
-    client: Client, moderator: User, player: User
+    client: Client, player: User
 ) -> None:
     client.force_login(player)
-    services.user_ban(moderator=moderator, user=player, reason="Abuse")
+    User.objects.filter(pk=player.pk).update(banned_until=services.PERMANENT, ban_reason="Abuse")
     response = client.get(reverse("games:home"), HTTP_HX_REQUEST="true")
     assert response["HX-Redirect"] == reverse("moderation:banned")
 
