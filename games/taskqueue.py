@@ -6,6 +6,9 @@
   every few seconds, and puts back in the queue the running tasks whose worker's beat is
   older than the lease. A task's writes are one transaction that dies with its worker, and
   every task is safe to run twice (it finds its work done), so the work is done once.
+- **No work lost to a database outage.** A task whose connection PostgreSQL dropped (a
+  restart, a failover, an idle kill) did not fail: its worker puts it back in the queue
+  (``task_requeue``) once the database answers, and goes on.
 - **Fair order.** A person waiting for the computers' turn comes before any analysis, and
   one player's flood of games waits behind everyone else's: each new task of a player's
   games is queued one priority step below the tasks of theirs already waiting.
@@ -15,6 +18,7 @@ from __future__ import annotations
 
 import datetime
 import logging
+import uuid
 
 from django.conf import settings
 from django.db import transaction
@@ -31,6 +35,8 @@ logger = logging.getLogger(__name__)
 # Runs of a task whose workers all died with it: past this, it is a task that kills its
 # worker (memory, a crash), and it fails instead of taking the next worker down too.
 MAX_ATTEMPTS = 3
+# Runs of a task that lost its database connection each time: past this, it fails.
+MAX_RUNS = 10
 # Computers' turns: a person is waiting for them. Analyses and the par: nobody waits.
 BOTS_PRIORITY = 50
 ANALYSIS_PRIORITY = 0
@@ -95,6 +101,35 @@ def tasks_reclaim(*, now: datetime.datetime | None = None) -> int:
             result.save(update_fields=["status", "started_at"])
             logger.warning("task %s taken back from worker %s", result.pk, result.worker_ids[-1:])
     return len(orphans)
+
+
+@transaction.atomic
+def task_requeue(*, task_id: uuid.UUID | str, claimed: list[str]) -> bool:
+    """Queue again a running task whose run lost its database connection.
+
+    ``claimed`` is its ``worker_ids`` as its worker claimed it: if they changed (its worker
+    was taken for dead and another took the task back meanwhile), it is left alone.
+    Returns whether it was queued again; one that has run ``MAX_RUNS`` times fails instead.
+    """
+    result = (
+        DBTaskResult.objects.select_for_update()
+        .filter(pk=task_id, status=TaskResultStatus.RUNNING)
+        .first()
+    )
+    if result is None or result.worker_ids != claimed:
+        return False
+    if len(result.worker_ids) >= MAX_RUNS:
+        result.status = TaskResultStatus.FAILED
+        result.finished_at = timezone.now()
+        result.exception_class_path = "games.taskqueue.ConnectionLost"
+        result.traceback = f"It lost its database connection {len(result.worker_ids)} times."
+        result.save(update_fields=["status", "finished_at", "exception_class_path", "traceback"])
+        logger.error("task %s failed: %s", result.pk, result.traceback)
+        return False
+    result.status = TaskResultStatus.READY
+    result.started_at = None
+    result.save(update_fields=["status", "started_at"])
+    return True
 
 
 def _fair_priority(task_path: str, base: int, game_ids: list[int]) -> int:

@@ -29,6 +29,8 @@ CACHES = {
 # Connections as before the pool: one per thread, kept (tests hold their transaction in it).
 DATABASES["default"].get("OPTIONS", {}).pop("pool", None)  # noqa: F405
 DATABASES["default"]["CONN_MAX_AGE"] = 60  # noqa: F405
+# Nor the pool's check before each request: the tests of a lost connection see it lost.
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = False  # noqa: F405
 
 # One process: its cache is every poll's, as Redis is in production.
 POLL_STATE_IN_CACHE = True

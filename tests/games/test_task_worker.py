@@ -208,3 +208,78 @@ def test_a_beating_worker_keeps_its_task() -> None:
     taskqueue.worker_beat(worker_id="a")
     assert taskqueue.tasks_reclaim() == 0
     assert DBTaskResult.objects.get(pk=result.id).status == TaskResultStatus.RUNNING
+
+
+def _drop_connections() -> int:
+    # What a PostgreSQL restart, a failover or an idle kill does to every other connection.
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+        row = cursor.fetchone()
+    assert row is not None
+    return int(row[0])
+
+
+def test_a_task_that_lost_its_connection_runs_again_and_the_worker_goes_on(
+    workers: Workers, bots_waiting: Game
+) -> None:
+    bot_seat = bots_waiting.seats.get(user__isnull=True)
+    task = DBTaskResult.objects.get(status=TaskResultStatus.READY)
+    with transaction.atomic():
+        # Held: the computer's move waits for its game, inside its task's transaction.
+        Game.objects.select_for_update().get(pk=bots_waiting.pk)
+        worker = workers.start("w1")
+        _until(lambda: _running() == 1, "w1 claims the task", workers)
+        assert _drop_connections() >= 1
+        _until(
+            lambda: DBTaskResult.objects.filter(pk=task.pk, worker_ids=["w1", "w1"]).exists(),
+            "the task is queued again and claimed again",
+            workers,
+        )
+    _until(lambda: _running() == 0 and _ready() == 0, "the queue is done", workers)
+    bots_waiting.refresh_from_db()
+    assert bots_waiting.status == Game.Status.FINISHED
+    assert Move.objects.filter(seat=bot_seat, round=16).count() == 1
+    task.refresh_from_db()
+    assert task.status == TaskResultStatus.SUCCESSFUL
+    assert DBTaskResult.objects.filter(status=TaskResultStatus.FAILED).count() == 0
+
+    # Dropped again while it waits for work: it reconnects and takes the next task.
+    assert _drop_connections() >= 1
+    with override_settings(TASKS=DATABASE_QUEUE):
+        from games import tasks
+
+        again = tasks.game_analyse.enqueue(bots_waiting.pk)
+    _until(
+        lambda: DBTaskResult.objects.filter(
+            pk=again.id, status=TaskResultStatus.SUCCESSFUL
+        ).exists(),
+        "the worker runs a task queued after the drop",
+        workers,
+    )
+    assert worker.poll() is None
+    assert "queued again" in workers.log("w1")
+
+
+@pytest.mark.django_db
+def test_a_task_that_loses_its_connection_every_time_fails_in_the_end() -> None:
+    with override_settings(TASKS=DATABASE_QUEUE):
+        from games import tasks
+
+        result = tasks.game_analyse.enqueue(123)
+    DBTaskResult.objects.filter(pk=result.id).update(status=TaskResultStatus.RUNNING)
+    claimed = ["w"] * taskqueue.MAX_RUNS
+    DBTaskResult.objects.filter(pk=result.id).update(worker_ids=claimed[:1])
+    assert taskqueue.task_requeue(task_id=result.id, claimed=["w"])
+    assert DBTaskResult.objects.get(pk=result.id).status == TaskResultStatus.READY
+    # Taken back by another worker meanwhile: the one that lost it leaves it alone.
+    DBTaskResult.objects.filter(pk=result.id).update(
+        status=TaskResultStatus.RUNNING, worker_ids=["w", "other"]
+    )
+    assert not taskqueue.task_requeue(task_id=result.id, claimed=["w"])
+    assert DBTaskResult.objects.get(pk=result.id).status == TaskResultStatus.RUNNING
+    DBTaskResult.objects.filter(pk=result.id).update(worker_ids=claimed)
+    assert not taskqueue.task_requeue(task_id=result.id, claimed=claimed)
+    assert DBTaskResult.objects.get(pk=result.id).status == TaskResultStatus.FAILED
