@@ -23,6 +23,9 @@ WINDOW_SECONDS = 60
 ANONYMOUS_PER_WINDOW = 60
 TOKEN_PER_WINDOW = 300
 ADDRESS_CEILING = 300
+# Pages of the NDJSON export (``api.v1.EXPORT_PAGE`` games, a few seconds of an app server
+# each) a player may ask for a window, whatever tokens they hold.
+EXPORT_PAGES_PER_WINDOW = 6
 
 
 @dataclass(frozen=True)
@@ -63,3 +66,12 @@ def api_request_admit(request: HttpRequest) -> Verdict:
         limits.append((f"api:rate:token:{window}:{digest}", TOKEN_PER_WINDOW))
     over = [_count(key) > limit for key, limit in limits]
     return Verdict(not any(over), retry_after)
+
+
+def export_page_admit(user_id: int) -> Verdict:
+    """Count one page of ``user_id``'s NDJSON export; refused past the window's pages."""
+    now = time.time()
+    window = int(now // WINDOW_SECONDS)
+    retry_after = max(1, WINDOW_SECONDS - int(now % WINDOW_SECONDS))
+    pages = _count(f"api:rate:export:{window}:{user_id}")
+    return Verdict(pages <= EXPORT_PAGES_PER_WINDOW, retry_after)

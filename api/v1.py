@@ -13,14 +13,14 @@ import json
 from collections.abc import Callable, Iterator
 from typing import Annotated, Any
 
-from django.http import HttpRequest, StreamingHttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.urls import reverse
 from ninja import NinjaAPI
 from ninja.errors import HttpError
 from ninja.params import functions as params
 
 from accounts.models import User
-from api import selectors
+from api import limits, selectors
 from api.auth import token_auth
 from api.auth import viewer as _viewer
 from api.schemas import (
@@ -43,7 +43,7 @@ from api.schemas import (
 from api.tournaments import router as tournaments_router
 from games import selectors as game_selectors
 from games.daily import today
-from games.models import Ruleset
+from games.models import Game, Ruleset
 from leaderboards import selectors as boards
 from leaderboards.rating import display_rating
 
@@ -368,11 +368,18 @@ def account(request: HttpRequest) -> AccountOut:
 
 
 NDJSON = "application/x-ndjson"
+#: Games a page of the NDJSON export: a few seconds of an app server's time at most.
+EXPORT_PAGE = 500
+#: The largest id PostgreSQL's bigint holds: ``after`` goes no further.
+MAX_ID = 2**63 - 1
+ExportAfter = Annotated[
+    int,
+    params.Query(0, ge=0, le=MAX_ID, description="the last id of the page before (0: the first)"),
+]
 
 
-def _ndjson_lines(player: User) -> Iterator[bytes]:
-    games = selectors.export_games(player=player)
-    for game, record in selectors.iter_records(games):
+def _ndjson_lines(games: Iterator[tuple[Game, dict[str, Any]]]) -> Iterator[bytes]:
+    for game, record in games:
         line = {
             "id": game.pk,
             "mode": game.mode,
@@ -399,20 +406,41 @@ def _ndjson_lines(player: User) -> Iterator[bytes]:
     openapi_extra={
         "responses": {
             "200": {
-                "description": "One game a line (NDJSON): summary fields and its record.",
+                "description": "One game a line (NDJSON): summary fields and its record. "
+                "At most 500 games a page; a `Link` header (rel=next) gives the next.",
                 "content": {NDJSON: {"schema": {"type": "string"}}},
-            }
+            },
+            "429": {"description": "Too many pages this minute: wait for Retry-After."},
         }
     },
 )
-def account_games(request: HttpRequest) -> StreamingHttpResponse:
-    """Every game of the token's player, oldest first, one JSON object a line, streamed.
+def account_games(
+    request: HttpRequest, after: ExportAfter = 0
+) -> HttpResponse | StreamingHttpResponse:
+    """The token's player's games after the id ``after``, oldest first, one JSON object a
+    line, streamed, 500 at most: the `Link` header (rel=next) gives the next page.
 
     Games in play are included as far as their boards show them; hidden games are not.
+    A player may ask for 6 pages a minute.
     """
     user: User = request.auth  # type: ignore[attr-defined]
-    response = StreamingHttpResponse(_ndjson_lines(user), content_type=NDJSON)
+    verdict = limits.export_page_admit(user.pk)
+    if not verdict.allowed:
+        refused = JsonResponse(
+            {"detail": "Too many export pages: wait for Retry-After seconds."}, status=429
+        )
+        refused["Retry-After"] = str(verdict.retry_after)
+        return refused
+    games = selectors.export_games(player=user).filter(pk__gt=after)
+    ids = list(games.values_list("pk", flat=True)[: EXPORT_PAGE + 1])
+    page = games.filter(pk__lte=ids[EXPORT_PAGE - 1]) if len(ids) > EXPORT_PAGE else games
+    response = StreamingHttpResponse(
+        _ndjson_lines(selectors.iter_records(page)), content_type=NDJSON
+    )
     response["Content-Disposition"] = f'attachment; filename="limes-games-{user.pk}.ndjson"'
+    if len(ids) > EXPORT_PAGE:
+        following = f"{request.path}?after={ids[EXPORT_PAGE - 1]}"
+        response["Link"] = f'<{following}>; rel="next"'
     return response
 
 

@@ -19,6 +19,7 @@ import random
 import sys
 import time
 import tracemalloc
+from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -43,7 +44,17 @@ def main() -> None:
     from games.models import Game, Seat
     from games.rebuild import deck
 
-    limits.TOKEN_PER_WINDOW = limits.ADDRESS_CEILING = 10**9
+    limits.TOKEN_PER_WINDOW = limits.ADDRESS_CEILING = limits.EXPORT_PAGES_PER_WINDOW = 10**9
+
+    def _pages(client: Client, url: str) -> Iterator[bytes]:
+        # Every page, following the Link headers (500 games a page).
+        following: str | None = url
+        while following is not None:
+            response = client.get(following)
+            yield from response.streaming_content  # type: ignore[attr-defined]
+            link = response.get("Link")
+            following = link.split(">")[0].lstrip("<") if link else None
+
     the_deck = deck()
     cards = list(the_deck.deal(random.Random(1)))
     state = rules.Game(["p"], cards, deck=the_deck)
@@ -81,14 +92,14 @@ def main() -> None:
         url = "/api/v1/account/games.ndjson"
         start_time = time.perf_counter()
         lines = sent = 0
-        for chunk in client.get(url).streaming_content:  # type: ignore[attr-defined]
+        for chunk in _pages(client, url):
             lines += chunk.count(b"\n")
             sent += len(chunk)
         seconds = time.perf_counter() - start_time
         tracemalloc.start()
         tracemalloc.reset_peak()
         held = 0.0  # the most memory held at any thousandth line
-        for n, _chunk in enumerate(client.get(url).streaming_content, 1):  # type: ignore[attr-defined]
+        for n, _chunk in enumerate(_pages(client, url), 1):
             if n % 1000 == 0:
                 held = max(held, tracemalloc.get_traced_memory()[0])
         _now, peak = tracemalloc.get_traced_memory()

@@ -1,14 +1,17 @@
 """A player's data as one zip: their profile as JSON and each of their games as a record.
 
-Streamed: games are read a batch at a time and the zip is sent as it is written, so an
-account with thousands of games costs no more memory than one with a few.
+Built by the task worker (``services.data_export_build``), never in a request: a record
+costs a few milliseconds, and a player with thousands of games would hold an app server
+for seconds each time they asked. Games are read a batch at a time.
 """
 
 from __future__ import annotations
 
+import datetime
+import io
 import json
 import zipfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import rules
@@ -16,30 +19,15 @@ from accounts.models import User
 from games.models import Game, Move
 from games.rebuild import game_moves, rules_game
 
+#: How long a zip stays to be downloaded; how often a player may ask for a new one; after
+#: how long one still in the making is taken for lost (its task failed for good).
+KEEP = datetime.timedelta(days=2)
+INTERVAL = datetime.timedelta(hours=1)
+STALE = datetime.timedelta(hours=1)
+
 #: What apps above this one add to the export: each callable gives, for a player, the
 #: members to write as ``(name, JSON-ready value)``; their ``AppConfig.ready`` appends it.
 export_sections: list[Callable[[User], list[tuple[str, Any]]]] = []
-
-
-class _Chunks:
-    """A write-only file whose bytes are taken out after each member of the zip."""
-
-    def __init__(self) -> None:
-        self.parts: list[bytes] = []
-
-    def write(self, data: bytes, /) -> int:
-        self.parts.append(bytes(data))
-        return len(data)
-
-    def flush(self) -> None:
-        pass
-
-    def close(self) -> None:
-        pass
-
-    def take(self) -> bytes:
-        data, self.parts = b"".join(self.parts), []
-        return data
 
 
 def profile_data(user: User) -> dict[str, Any]:
@@ -68,20 +56,22 @@ def game_record_for(game: Game) -> dict[str, Any] | None:
     return rules.game_to_record(rules_game(game, seats, moves))
 
 
-def iter_data_export(user: User, *, batch: int = 200) -> Iterator[bytes]:
-    """The bytes of the player's zip, a member at a time."""
-    out = _Chunks()
+def build_archive(
+    user: User, *, progress: Callable[[int], None] | None = None, batch: int = 200
+) -> bytes:
+    """The bytes of the player's zip; ``progress`` is told the games written, a batch at a
+    time."""
+    out = io.BytesIO()
     with zipfile.ZipFile(out, "w", compression=zipfile.ZIP_DEFLATED) as archive:
         archive.writestr("profile.json", json.dumps(profile_data(user), indent=1))
-        yield out.take()
         for section in export_sections:
             for name, value in section(user):
                 archive.writestr(name, json.dumps(value, indent=1))
-            yield out.take()
         games = Game.objects.filter(seats__user=user).order_by("pk")
-        for game in games.iterator(chunk_size=batch):
+        for done, game in enumerate(games.iterator(chunk_size=batch), start=1):
             record = game_record_for(game)
             if record is not None:
                 archive.writestr(f"games/limes-game-{game.pk}.json", json.dumps(record, indent=1))
-                yield out.take()
-    yield out.take()
+            if progress is not None and done % batch == 0:
+                progress(done)
+    return out.getvalue()

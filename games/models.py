@@ -572,3 +572,46 @@ class TaskWorker(models.Model):
 
     def __str__(self) -> str:
         return f"worker {self.worker_id}, last beat {self.beat_at:%Y-%m-%d %H:%M:%S}"
+
+
+class DataExport(models.Model):
+    """A player's "Download my data" zip, built by the task worker (``games.export``).
+
+    One is in the making at a time per player (the constraint below); the zip is kept in the
+    database, which every app server and worker shares, until it expires.
+    """
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Being prepared")
+        READY = "ready", _("Ready")
+        FAILED = "failed", _("Failed")
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="data_exports",
+        verbose_name=_("player"),
+    )
+    status = models.CharField(
+        _("status"), max_length=8, choices=Status.choices, default=Status.PENDING
+    )
+    requested_at = models.DateTimeField(_("requested at"), default=timezone.now)
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
+    games_total = models.PositiveIntegerField(_("games to write"), default=0)
+    games_done = models.PositiveIntegerField(_("games written"), default=0)
+    archive = models.BinaryField(_("zip"), default=b"", blank=True)
+
+    class Meta:
+        verbose_name = _("data export")
+        verbose_name_plural = _("data exports")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user"],
+                condition=Q(status="pending"),
+                name="data_export_one_in_flight",
+            ),
+        ]
+        indexes = [models.Index(fields=["user", "-requested_at"], name="data_export_by_user")]
+
+    def __str__(self) -> str:
+        return f"data export #{self.pk} of {self.user_id}: {self.status}"

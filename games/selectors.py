@@ -12,8 +12,9 @@ from django.db.models import Count, F, Max, Prefetch, Q, QuerySet
 from django.utils import timezone
 
 from accounts.models import User
+from games import export
 from games.internals import RowsById, prefetch_filled
-from games.models import DailyPar, Game, Lockstep, Ruleset, Seat, SoloResult
+from games.models import DailyPar, DataExport, Game, Lockstep, Ruleset, Seat, SoloResult
 from games.policy import sealed
 
 
@@ -253,3 +254,12 @@ def lockstep_counts(table: Lockstep) -> tuple[int, int]:
         waiting=Count("pk", filter=Q(status=Seat.Status.PLAYING, rounds_played__lt=table.round)),
     )
     return counts["waiting"], counts["players"]
+
+
+def data_export_of(user: User) -> DataExport | None:
+    """The player's latest data export, without its zip; None once it has expired."""
+    found = DataExport.objects.filter(user=user).defer("archive").order_by("-requested_at").first()
+    expired = timezone.now() - export.KEEP
+    if found is not None and found.finished_at is not None and found.finished_at <= expired:
+        return None
+    return found

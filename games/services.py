@@ -29,12 +29,13 @@ from django.utils.translation import gettext as _
 import rules
 from accounts.models import User
 from accounts.site_url import site_url
-from games import push, taskqueue, tasks, throttle
+from games import export, push, taskqueue, tasks, throttle
 from games.analysis import assess_seat
 from games.daily import daily_seed, today
 from games.models import (
     BotLevel,
     DailyPar,
+    DataExport,
     Game,
     GameAnalysis,
     Lockstep,
@@ -843,9 +844,11 @@ def user_leave_games_on_delete(*, user: User, **kwargs: object) -> None:
     """Receiver of ``accounts.signals.user_deleting``: a deleted account plays no more.
 
     Runs inside the deletion's transaction: its solo games end, its games in play go on
-    without it, the games it opened are cancelled and it leaves those it joined.
+    without it, the games it opened are cancelled and it leaves those it joined. Its data
+    exports go: they hold its e-mail address.
     """
     user_resign_everywhere(user=user)
+    DataExport.objects.filter(user=user).delete()
 
 
 def deadlines_enforce(*, game: Game, now: datetime.datetime | None = None) -> bool:
@@ -1284,3 +1287,70 @@ def _bot_alone(cards: list[rules.Card], variants: rules.Variants) -> int:
         turn = rules.bot_turn(board, card, unseen=unseen, variants=variants, level="strong")
         board = board.play(card, turn, variants)
     return board.landscape.score().total
+
+
+# Data exports ("Download my data")
+
+#: Below the computers' turns and the analyses: a download can wait a little.
+DATA_EXPORT_PRIORITY = -20
+
+
+@transaction.atomic
+def data_export_request(*, user: User) -> DataExport:
+    """Ask the task worker for ``user``'s zip; its page shows it being prepared, then ready.
+
+    Raises ``ActionRefused``: 409 while one is being prepared, 429 within
+    ``export.INTERVAL`` of the last one ready. A new one replaces the older ones.
+    """
+    # The player's row lock: two asks at once make one export, the other is refused.
+    User.objects.select_for_update().filter(pk=user.pk).first()
+    now = timezone.now()
+    theirs = DataExport.objects.filter(user=user)
+    theirs.filter(status=DataExport.Status.PENDING, requested_at__lte=now - export.STALE).update(
+        status=DataExport.Status.FAILED, finished_at=now
+    )
+    if theirs.filter(status=DataExport.Status.PENDING).exists():
+        raise ActionRefused(_("Your data is already being prepared."), status=409)
+    last = theirs.filter(status=DataExport.Status.READY).order_by("-requested_at").first()
+    if last is not None and last.requested_at > now - export.INTERVAL:
+        again = formats.date_format(last.requested_at + export.INTERVAL, "H:i")
+        raise ActionRefused(
+            _("You can ask for your data once an hour: again from %(time)s UTC.") % {"time": again},
+            status=429,
+        )
+    theirs.delete()
+    made = DataExport(
+        user=user,
+        requested_at=now,
+        games_total=Game.objects.filter(seats__user=user).count(),
+    )
+    made.full_clean(exclude=["user"], validate_constraints=False)
+    made.save()
+    export_id = made.pk
+    transaction.on_commit(
+        lambda: tasks.data_export_build.using(priority=DATA_EXPORT_PRIORITY).enqueue(export_id)
+    )
+    return made
+
+
+def data_export_build(*, export_id: int) -> str:
+    """Write the zip of an export asked for (the task); safe to run twice. Also forgets the
+    zips past ``export.KEEP``, everyone's."""
+    made = DataExport.objects.select_related("user").filter(pk=export_id).first()
+    if made is None or made.status != DataExport.Status.PENDING:
+        return "nothing to do"
+    pending = DataExport.objects.filter(pk=export_id, status=DataExport.Status.PENDING)
+
+    def progress(done: int) -> None:
+        pending.update(games_done=done)
+
+    data = export.build_archive(made.user, progress=progress)
+    now = timezone.now()
+    pending.update(
+        status=DataExport.Status.READY,
+        archive=data,
+        finished_at=now,
+        games_done=F("games_total"),
+    )
+    DataExport.objects.filter(finished_at__lte=now - export.KEEP).delete()
+    return "ready"

@@ -44,3 +44,11 @@ def lockstep_tick(lockstep_id: int) -> bool:
     from games import services
 
     return services.lockstep_advance(lockstep_id=lockstep_id)
+
+
+@task()
+def data_export_build(export_id: int) -> str:
+    """A player's "Download my data" zip (``services.data_export_build``)."""
+    from games import services
+
+    return services.data_export_build(export_id=export_id)

@@ -16,7 +16,6 @@ from django.http import (
     HttpResponseBadRequest,
     JsonResponse,
     QueryDict,
-    StreamingHttpResponse,
 )
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -33,7 +32,7 @@ from games import analysis, export, framing, policy, rebuild, selectors, service
 from games.boardview import Draft, game_page, replay_page
 from games.decorators import poll
 from games.forms import AddBotForm, JoinByCodeForm, NewGameForm, NewMultiGameForm
-from games.models import Game, Lockstep, Seat
+from games.models import DataExport, Game, Lockstep, Seat
 from games.pollstate import poll_state
 from games.showcase import showcase
 
@@ -317,14 +316,56 @@ def game_record(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
-def data_export(request: AuthenticatedHttpRequest) -> StreamingHttpResponse:
-    """The signed-in player's data: their profile and every game of theirs, as one zip."""
-    response = StreamingHttpResponse(
-        export.iter_data_export(request.user), content_type="application/zip"
-    )
+@never_cache
+def data_export(request: AuthenticatedHttpRequest) -> HttpResponse:
+    """The signed-in player's zip, once the task worker has prepared it; else its page."""
+    made = selectors.data_export_of(request.user)
+    if made is None or made.status != DataExport.Status.READY:
+        return redirect("accounts:data_export_page")
+    data = DataExport.objects.filter(pk=made.pk).values_list("archive", flat=True).get()
+    response = HttpResponse(bytes(data), content_type="application/zip")
     name = f"limes-data-{request.user.username}.zip"
     response["Content-Disposition"] = f'attachment; filename="{quote(name)}"'
     return response
+
+
+@login_required
+@never_cache
+def data_export_page(request: AuthenticatedHttpRequest) -> HttpResponse:
+    """Download my data: ask for the zip, see it being prepared (the fragment polls), get it."""
+    return _data_export_render(request)
+
+
+@login_required
+@require_POST
+def data_export_prepare(request: AuthenticatedHttpRequest) -> HttpResponse:
+    """Ask the task worker for the player's zip."""
+    try:
+        services.data_export_request(user=request.user)
+    except services.ActionRefused as error:
+        return _data_export_render(request, error=error.messages[0], status=error.status)
+    if request.htmx:
+        return _data_export_render(request)
+    return redirect("accounts:data_export_page")
+
+
+def _data_export_render(
+    request: AuthenticatedHttpRequest, *, error: str = "", status: int = 200
+) -> HttpResponse:
+    made = selectors.data_export_of(request.user)
+    finished = made.finished_at if made is not None else None
+    context = {
+        "data_export": made,
+        "expires": finished + export.KEEP if finished is not None else None,
+        "renewable": made is not None
+        and finished is not None
+        and made.requested_at <= timezone.now() - export.INTERVAL,
+        "error": error,
+    }
+    template = "games/data_export.html"
+    if request.htmx:
+        template += "#data-export"
+    return render(request, template, context, status=status)
 
 
 # -- multiplayer -------------------------------------------------------------------------

@@ -22,6 +22,8 @@ from limes_site.observability import health
 players = [
     *accounts.urls.urlpatterns,
     path("settings/data.zip", games.views.data_export, name="data_export"),
+    path("settings/data/", games.views.data_export_page, name="data_export_page"),
+    path("settings/data/prepare/", games.views.data_export_prepare, name="data_export_prepare"),
     path("settings/api/", api.views.tokens, name="api_tokens"),
     path("settings/api/<int:token_id>/revoke/", api.views.token_revoke, name="api_token_revoke"),
     path("<name:username>/", leaderboards.views.profile, name="profile"),

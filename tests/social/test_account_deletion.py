@@ -12,7 +12,8 @@ from django.urls import reverse
 
 from accounts.models import User
 from accounts.services import user_delete
-from games.models import Game
+from games import services as games_services
+from games.models import DataExport, Game
 from social import services
 from social.models import Block, Challenge, ChatMessage, Follow, FriendRequest
 from tests.pages import HTMX, client_for
@@ -50,8 +51,11 @@ def test_the_data_export_holds_friends_and_messages(duel: Game, ana: User, ben: 
     services.chat_post(game=duel, user=ana, text="hello ben")
     services.chat_post(game=duel, user=ana, phrase="good_luck")
     services.chat_post(game=duel, user=ben, text="not ana's")
-    response = client_for(ana).get(reverse("accounts:data_export"))
-    archive = zipfile.ZipFile(io.BytesIO(response.getvalue()))
+    client = client_for(ana)
+    client.post(reverse("accounts:data_export_prepare"))
+    games_services.data_export_build(export_id=DataExport.objects.get(user=ana).pk)
+    response = client.get(reverse("accounts:data_export"))
+    archive = zipfile.ZipFile(io.BytesIO(response.content))
     social = json.loads(archive.read("social.json"))
     assert [(r["from"], r["to"]) for r in social["friend_requests"]] == [("ana", "ben")]
     chat = json.loads(archive.read("chat.json"))
