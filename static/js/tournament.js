@@ -77,7 +77,26 @@
     loaded = true;
   }
 
+  // A finished live deal's page: when the others at the table have finished too, its
+  // comparison with them (#duplicate, drawn when this player finished) is drawn again.
+  let tableState = null;
+  let comparisonUrl = null;
+  function refreshComparison() {
+    const comparison = document.getElementById("duplicate");
+    // Its address, from the section as first drawn (the figures swapped in have none).
+    if (comparison && comparison.getAttribute("hx-get")) comparisonUrl = comparison.getAttribute("hx-get");
+    const next = document.querySelector("[data-table-state]");
+    if (!next) return;
+    const state = next.dataset.tableState;
+    if (tableState === "playing" && state !== "playing" && comparison && comparisonUrl && window.htmx) {
+      window.htmx.ajax("GET", comparisonUrl, { target: comparison, swap: "outerHTML" });
+    }
+    tableState = state;
+  }
+
+  document.addEventListener("htmx:afterSettle", refreshComparison);
   document.addEventListener("DOMContentLoaded", () => {
+    refreshComparison();
     showLocalTimes();
     countDown();
     follow();
