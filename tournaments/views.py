@@ -153,6 +153,9 @@ def live_next(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     live = _live_now(tournament, _viewer(request))
     after = request.GET.get("after", "")
     next_game = live.game_id if live and live.game_id and str(live.game_id) != after else None
+    # While the others still play this deal the finished game's comparison with them
+    # grows: the page redraws it when the state says the table is done.
+    state = "playing" if live and live.deal_number and not next_game else "done"
     go_at = None
     if live and next_game and live.deadline and live.round == 1 and tournament.round_seconds:
         # The break before the first card is for reading the deal just played: the page
@@ -163,6 +166,7 @@ def live_next(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         "live": live,
         "next_game": next_game,
         "go_at": go_at,
+        "state": state,
     }
     return render(request, "tournaments/_live_next.html", context)
 

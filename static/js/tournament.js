@@ -23,11 +23,13 @@
   // The countdown: "2:05:09" left; at zero the standings are asked for as the stream
   // would ask, a few times, in case the stream is slow to say the first deal is dealt.
   let asked = 0;
+  let counting = false;
   function countDown() {
     for (const element of document.querySelectorAll("time[data-countdown]")) {
       const left = Math.round((Date.parse(element.getAttribute("datetime")) - Date.now()) / 1000);
       if (left > 24 * 3600) continue; // days: the server's wording stays
       if (left > 0) {
+        counting = true;
         const hours = Math.floor(left / 3600);
         const minutes = String(Math.floor((left % 3600) / 60)).padStart(2, "0");
         const seconds = String(left % 60).padStart(2, "0");
@@ -35,6 +37,16 @@
         continue;
       }
       element.textContent = gettext("now");
+      // An asynchronous tournament's deals open at the start: the page is drawn again,
+      // once, and only by a page that saw the countdown run (a clock ahead of the
+      // server's would otherwise reload a page still drawn before the start, again).
+      if (element.hasAttribute("data-reload-at-start")) {
+        if (counting && asked === 0 && -left >= 1) {
+          asked = 1;
+          window.location.reload();
+        }
+        continue;
+      }
       // At the start, then every two seconds for half a minute or until a game is dealt.
       if (asked < 15 && -left >= asked * 2 && !document.querySelector("[data-go-game]")) {
         asked += 1;
@@ -77,7 +89,26 @@
     loaded = true;
   }
 
+  // A finished live deal's page: when the others at the table have finished too, its
+  // comparison with them (#duplicate, drawn when this player finished) is drawn again.
+  let tableState = null;
+  let comparisonUrl = null;
+  function refreshComparison() {
+    const comparison = document.getElementById("duplicate");
+    // Its address, from the section as first drawn (the figures swapped in have none).
+    if (comparison && comparison.getAttribute("hx-get")) comparisonUrl = comparison.getAttribute("hx-get");
+    const next = document.querySelector("[data-table-state]");
+    if (!next) return;
+    const state = next.dataset.tableState;
+    if (tableState === "playing" && state !== "playing" && comparison && comparisonUrl && window.htmx) {
+      window.htmx.ajax("GET", comparisonUrl, { target: comparison, swap: "outerHTML" });
+    }
+    tableState = state;
+  }
+
+  document.addEventListener("htmx:afterSettle", refreshComparison);
   document.addEventListener("DOMContentLoaded", () => {
+    refreshComparison();
     showLocalTimes();
     countDown();
     follow();
