@@ -26,7 +26,7 @@ from accounts.models import User
 from games.models import Game
 from games.selectors import lockstep_counts
 from leaderboards.duplicate import percent_by_score
-from tournaments.models import Entrant, Play, Tournament
+from tournaments.models import Entrant, Invitation, Play, Tournament
 
 STANDINGS_PAGE = 50
 # A past tournament's standings change only by moderation, which bumps the version.
@@ -422,3 +422,20 @@ def live_status(tournament: Tournament, user: User | None) -> LiveStatus:
             .first()
         )
     return LiveStatus(current.number, table.round, table.deadline, waiting, players, game_id)
+
+
+@dataclass(frozen=True)
+class TheirTournaments:
+    """The tournaments a player entered, and those they are invited to and not yet in."""
+
+    entered: frozenset[int]
+    invited: frozenset[int]
+
+
+def tournaments_of(user: User) -> TheirTournaments:
+    """Which tournaments (ids) ``user`` entered or is invited to, for the list's marks."""
+    entered = frozenset(Entrant.objects.filter(user=user).values_list("tournament_id", flat=True))
+    invited = frozenset(
+        Invitation.objects.filter(user=user).values_list("tournament_id", flat=True)
+    )
+    return TheirTournaments(entered, invited - entered)
