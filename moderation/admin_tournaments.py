@@ -40,7 +40,8 @@ DISQUALIFY = ReasonAction(
 
 class InvitationInline(admin.TabularInline[Invitation, Tournament]):
     model = Invitation
-    raw_id_fields = ("user",)
+    # Invitees picked by name as one types (the players' admin searches usernames).
+    autocomplete_fields = ("user",)
     extra = 1
 
 
@@ -133,6 +134,19 @@ class TournamentAdmin(admin.ModelAdmin[Tournament]):
         # The inlines (invitations) are saved against the tournament the service made.
         obj.pk = made.pk
         obj.created_at = made.created_at
+
+    def save_formset(self, request: HttpRequest, form: Any, formset: Any, change: bool) -> None:
+        if formset.model is not Invitation:
+            super().save_formset(request, form, formset, change)
+            return
+        # New invitations go through the service, which notifies each invitee.
+        invitations = formset.save(commit=False)
+        for gone in formset.deleted_objects:
+            gone.delete()
+        for changed in (invitation for invitation in invitations if invitation.pk):
+            changed.save()
+        fresh = [invitation.user for invitation in invitations if not invitation.pk]
+        services.tournament_invite(tournament=form.instance, users=fresh)
 
 
 @admin.register(Entrant)

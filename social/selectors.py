@@ -12,7 +12,7 @@ from django.core.cache import cache
 from django.db.models import Count, Max, Q, QuerySet
 from django.utils import timezone
 
-from accounts.models import User
+from accounts.models import Notification, User
 from games.models import Game, Seat
 from games.policy import can_watch
 from social.models import (
@@ -207,6 +207,11 @@ def live_challenges(user: User) -> LiveChallenges:
         .order_by("-answered_at")
     )
     return LiveChallenges(list(received), list(accepted))
+
+
+def notifications_unread_count(user: User) -> int:
+    """The number on the menu's badge of notifications (as ``limes_site.chrome`` counts)."""
+    return Notification.objects.filter(user=user, read_at__isnull=True).count()
 
 
 # Friends' games

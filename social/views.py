@@ -204,6 +204,8 @@ def challenge_alerts(request: HtmxHttpRequest) -> HttpResponse:
         "challenges_version": version,
         "challenge_inbox": inbox_query(request, user_id),
         "alerts_poll_seconds": ALERTS_POLL_SECONDS,
+        # The menu's badge counts the challenge's notification too.
+        "unread_notifications": selectors.notifications_unread_count(user) if live else 0,
     }
     return render(request, "social/_challenge_alerts.html", context)
 

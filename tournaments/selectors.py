@@ -29,7 +29,7 @@ from games.framing import GameFrame
 from games.models import Game
 from games.selectors import lockstep_counts
 from leaderboards.duplicate import percent_by_score
-from tournaments.models import Entrant, Play, Tournament
+from tournaments.models import Entrant, Invitation, Play, Tournament
 
 STANDINGS_PAGE = 50
 # A past tournament's standings change only by moderation, which bumps the version.
@@ -544,3 +544,20 @@ def game_frame(*, game: Game, **_signal: object) -> GameFrame | None:
         url = reverse("tournaments:play", kwargs={"pk": tournament.pk, "number": number + 1})
         return GameFrame(title, back, back_label, _("Next deal"), url, next_post=True)
     return GameFrame(title, back, back_label, standings_label, back)
+
+
+@dataclass(frozen=True)
+class TheirTournaments:
+    """The tournaments a player entered, and those they are invited to and not yet in."""
+
+    entered: frozenset[int]
+    invited: frozenset[int]
+
+
+def tournaments_of(user: User) -> TheirTournaments:
+    """Which tournaments (ids) ``user`` entered or is invited to, for the list's marks."""
+    entered = frozenset(Entrant.objects.filter(user=user).values_list("tournament_id", flat=True))
+    invited = frozenset(
+        Invitation.objects.filter(user=user).values_list("tournament_id", flat=True)
+    )
+    return TheirTournaments(entered, invited - entered)

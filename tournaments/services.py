@@ -15,11 +15,11 @@ from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 import rules
-from accounts.models import User
+from accounts.models import Notification, User
 from games import push
 from games.models import Game, Lockstep, Ruleset, Seat, SoloResult
 from games.services import (
@@ -128,13 +128,30 @@ def tournament_create(
         )
         for number in range(1, deal_count + 1)
     )
-    Invitation.objects.bulk_create(
-        Invitation(tournament=tournament, user=user) for user in invited or []
-    )
+    tournament_invite(tournament=tournament, users=invited or [])
     if live:
         _live_start_at(tournament)
     _unseal_at(tournament)
     return tournament
+
+
+@transaction.atomic
+def tournament_invite(*, tournament: Tournament, users: list[User]) -> list[Invitation]:
+    """Invite ``users`` to ``tournament`` (those already invited are left as they are);
+    each new invitee is notified, in their own language, with a link to its page."""
+    already = set(tournament.invitations.values_list("user_id", flat=True))
+    fresh = {user.pk: user for user in users if user.pk not in already and not user.is_deleted}
+    made = Invitation.objects.bulk_create(
+        Invitation(tournament=tournament, user=user) for user in fresh.values()
+    )
+    url = reverse("tournaments:detail", kwargs={"pk": tournament.pk})
+    for user in fresh.values():
+        with translation.override(user.language_for_messages):
+            text = _("You are invited to the tournament %(name)s.") % {"name": tournament.title}
+        notification = Notification(user=user, text=text[:300], url=url)
+        notification.full_clean()
+        notification.save()
+    return made
 
 
 def _locked(tournament: Tournament) -> Tournament:

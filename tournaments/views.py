@@ -113,9 +113,11 @@ def _viewer(request: HtmxHttpRequest) -> User | None:
 
 def index(request: HtmxHttpRequest) -> HttpResponse:
     """Running and upcoming tournaments, and the history of past ones with their winners."""
+    viewer = _viewer(request)
     context = {
         "current": selectors.current_tournaments(),
         "past": selectors.past_tournaments(),
+        "mine": selectors.tournaments_of(viewer) if viewer is not None else None,
     }
     return render(request, "tournaments/index.html", context)
 

@@ -58,6 +58,9 @@ def test_friends_meet_on_a_profile_and_play_a_challenge(
         game = Game.objects.get()
         assert (game.status, game.diagonal, game.round_seconds) == ("active", True, 300)
         expect(ana.locator("[data-testid=round]")).to_have_text("Round 1 of 16")
+        # Ben's waiting page took him to the game by itself.
+        ben.wait_for_url(f"{base}/games/{game.pk}/", timeout=15_000)
+        expect(ben.locator("[data-testid=round]")).to_have_text("Round 1 of 16")
         ben.goto(f"{base}/friends/")
         expect(ben.locator("[data-testid=playing-now]")).to_contain_text("ana")
     finally:
@@ -105,6 +108,7 @@ def test_a_live_challenge_goes_from_sending_to_the_first_card_on_both_screens(
                 "ben challenges you to a live game, 1 minute a round.", timeout=15_000
             )
             expect(ana).to_have_title(f"(!) {title}")
+            expect(ana.locator("[data-testid=nav-notifications] .badge")).to_have_text(str(run + 1))
             if run == 0:
                 ana.screenshot(path=str(artifacts / "live-challenge-alert.png"), full_page=True)
 

@@ -141,6 +141,10 @@ def test_every_page_of_the_challenged_player_shows_a_live_challenge_when_it_come
     html = response.content.decode()
     assert "ana challenges you to a live game, 3 minutes a round." in html
     assert 'data-testid="alert-accept"' in html
+    # The menu's badge of notifications is redrawn in place, counting the challenge's (and
+    # the friend request's before it).
+    assert 'id="nav-notifications" data-testid="nav-notifications" hx-swap-oob="true"' in html
+    assert 'title="Unread notifications">2</span>' in html
     # Once shown, the same version is news to nobody.
     version = html.split("&amp;v=", 1)[1].split('"', 1)[0]
     assert version and _alerts(reader, query, version).status_code == 204
