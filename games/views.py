@@ -124,6 +124,7 @@ def _render_game(
     context["committed"] = committed
     if with_table:
         context.update(_page_extras(request, game, seat, final="final" in context))
+        context["shareable"] = policy.can_share(game, game.seats.all())
     context["poll_token"] = poll_token(game.pk, _session_cookie(request))
     return render(request, template, context, status=status)
 
