@@ -54,9 +54,12 @@ def _round(request: HtmxHttpRequest) -> int | None:
 @csp_replace({"frame-ancestors": ["*"]})  # type: ignore[arg-type]
 @cache_control(public=True, max_age=EMBED_SECONDS)
 def embed_game(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    """A finished game's replay, round by round, to put in an iframe elsewhere."""
+    """A finished game's replay, round by round, to put in an iframe elsewhere; it opens
+    on the finished landscapes, what a reader of the page it sits in came to see."""
     game = _finished_public_game(pk)
-    context = replay_page(game, wanted_round=_round(request))
+    wanted = _round(request)
+    # Past the last round played: replay_page stops at the last one.
+    context = replay_page(game, wanted_round=len(game.cards) if wanted is None else wanted)
     return render(request, "api/embed.html", context)
 
 

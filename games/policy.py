@@ -183,3 +183,14 @@ def hint_refusal(game: Game, seats: list[Seat], seat: Seat | None) -> tuple[str,
     if seat.rounds_played >= game.round:
         return _("You have already played this round."), 409
     return None
+
+
+def can_share(game: Game, seats: Iterable[Seat]) -> bool:
+    """Whether a finished game may be shown outside the site (its embed, its landscape
+    image, the page's share box): as any visitor sees it, with nobody hidden at it."""
+    return (
+        game.is_finished
+        and not game.hidden
+        and can_watch(game, AnonymousUser(), None)
+        and not any(seat.user is not None and seat.user.is_banned for seat in seats)
+    )

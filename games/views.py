@@ -126,6 +126,7 @@ def _render_game(
         context.update(
             _page_extras(request, game, seat, final="final" in context, framed=frame is not None)
         )
+        context["shareable"] = policy.can_share(game, game.seats.all())
     context["poll_token"] = poll_token(game.pk, _session_cookie(request))
     return render(request, template, context, status=status)
 

@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from django.contrib.auth.models import AnonymousUser
 from django.core.cache import cache
 from django.db.models import Count, Model, Q, QuerySet
 from django.utils import timezone
@@ -22,7 +23,7 @@ import rules
 from accounts.models import User
 from games.daily import FIRST_DAY, daily_seed, today
 from games.models import SOLO_RATING_LABELS, Game, Ruleset, Seat, SoloResult
-from games.policy import daily_attempt_status, sealed
+from games.policy import cards_secret, daily_attempt_status, sealed
 from leaderboards.daily import week_start
 from leaderboards.duplicate import Duplicate, duplicate_of
 from leaderboards.models import (
@@ -419,6 +420,16 @@ class RulesetSolo:
         if self.standing is None:
             return None
         return str(BAND_LABELS[rules.solo_rating(int(self.standing))])
+
+
+def replays_closed(viewer: User | AnonymousUser, game_ids: Iterable[int]) -> set[int]:
+    """The games among ``game_ids`` whose replay ``viewer`` may not open yet (a daily
+    challenge of a day still secret to them, a sealed game): shown without a link."""
+    ids = list(game_ids)
+    if not ids:
+        return set()
+    closed = Game.objects.filter(pk__in=ids).filter(cards_secret(viewer))
+    return set(closed.values_list("pk", flat=True))
 
 
 def solo_by_ruleset(history: list[HistoryEntry]) -> list[RulesetSolo]:

@@ -288,5 +288,9 @@ def profile(request: HtmxHttpRequest, username: str) -> HttpResponse:
             band_chart=charts.band_chart(stats.bands),
             rating_chart=charts.rating_chart(stats.rating_history),
             duplicate_chart=charts.duplicate_chart(selectors.duplicate_history(player)),
+            # A link the visitor could not open (today's daily before their own) is left out.
+            closed_replays=selectors.replays_closed(
+                request.user, (entry.game_id for entry in stats.history[:20])
+            ),
         )
     return render(request, "accounts/profile.html", context)

@@ -90,6 +90,20 @@ def test_the_embed_may_be_framed_by_any_site_and_no_other_page_may(
     assert csp_policy(replay)["frame-ancestors"] == ["'none'"]
 
 
+def test_the_embed_opens_on_the_finished_landscapes_under_a_heading(
+    client: Client, finished_solo: Game
+) -> None:
+    page = client.get(f"/embed/games/{finished_solo.pk}/").content.decode()
+    assert "After round 16 of 16" in page
+    assert 'rel="next"' not in page and 'rel="prev"' in page
+    assert page.count("<h1") == 1
+    # A round asked for is still the one shown; one out of range is the nearest.
+    assert (
+        "After round 1 of 16"
+        in client.get(f"/embed/games/{finished_solo.pk}/?round=0").content.decode()
+    )
+
+
 def test_embeds_show_no_game_in_play_and_no_hidden_game(
     client: Client, user: User, finished_solo: Game
 ) -> None:

@@ -330,3 +330,60 @@ def test_a_destructive_confirmation_does_not_look_like_the_main_action(
     start = background("[data-testid=start]")
     cancel = background("form[action$='/cancel/'] button")
     assert cancel == abandon != start
+
+
+def test_landmarks_are_unique_and_the_embed_has_a_heading(
+    browser: Any, live_server: Any, play_rounds: Callable[[Game, int], Game]
+) -> None:
+    import datetime
+
+    from django.utils import timezone
+
+    from tournaments import services as tournament_services
+
+    base = live_server.url
+    player = UserFactory(username="ana")
+    other = UserFactory(username="bo")
+    in_progress = a_game_in_progress(player, play_rounds)
+    finished = play_rounds(
+        services.game_create_solo(user=player, diagonal=False, ferryman=False, seed=3), 16
+    )
+    table = started_game([other, player])
+    done_table = finished_multi([player, other], [1, 2])
+    tournament = tournament_services.tournament_create(
+        name="Wednesday cup",
+        ruleset="standard",
+        deal_count=2,
+        starts_at=timezone.now() - datetime.timedelta(hours=1),
+        ends_at=timezone.now() + datetime.timedelta(days=1),
+    )
+    for entrant in (player, other):
+        tournament_services.tournament_join(tournament=tournament, user=entrant)
+    pages = [
+        ("tournament", f"/tournaments/{tournament.pk}/"),
+        ("tournaments", "/tournaments/"),
+        ("solo game in progress", f"/games/{in_progress.pk}/"),
+        ("multiplayer game in progress", f"/games/{table.pk}/"),
+        ("finished game", f"/games/{finished.pk}/"),
+        ("finished multiplayer game", f"/games/{done_table.pk}/"),
+        ("profile", "/players/ana/"),
+        ("another's profile", "/players/bo/"),
+        ("embed", f"/embed/games/{finished.pk}/"),
+    ]
+    rules = ["landmark-unique", "page-has-heading-one", "landmark-no-duplicate-main"]
+    axe = Axe()
+    failures: list[str] = []
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    sign_in(page, base, player.username)
+    for name, path in pages:
+        response = page.goto(f"{base}{path}")
+        assert response is not None and response.status == 200, (name, response)
+        settle(page)
+        results = axe.run(page, options={"runOnly": rules, "resultTypes": ["violations"]})
+        for violation in results.response["violations"]:
+            targets = "; ".join(" ".join(n["target"]) for n in violation["nodes"][:5])
+            failures.append(f"{name}: {violation['id']}: {targets}")
+    context.close()
+    assert not failures, "\n".join(failures)

@@ -76,3 +76,41 @@ def test_no_main_page_scrolls_sideways_in_any_language_or_width(
     finally:
         context.close()
     assert not found, "\n".join(found)
+
+
+# Each part of a table seat's heading (name, tag, points) that lies under its enlarge button.
+UNDER_ENLARGE = """() => {
+  const out = [];
+  for (const seat of document.querySelectorAll('.table-seat')) {
+    const button = seat.querySelector('[data-enlarge]').getBoundingClientRect();
+    const range = document.createRange();
+    range.selectNodeContents(seat.querySelector('h3'));
+    for (const box of range.getClientRects()) {
+      const apart = box.right <= button.left || box.left >= button.right
+        || box.bottom <= button.top || box.top >= button.bottom;
+      if (!apart && box.width > 0) {
+        out.push(`${seat.dataset.player}: ${Math.round(box.left)}-${Math.round(box.right)}`);
+      }
+    }
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_the_enlarge_button_covers_no_seat_heading_on_a_phone(
+    browser: Any, live_server: Any, language: str
+) -> None:
+    player = UserFactory(username="ana", language=language)
+    others = [UserFactory(username=name) for name in ("magdalena_novakova", "bo", "cy")]
+    multi = started_game([player, *others])
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    try:
+        sign_in(page, live_server.url, player.username)
+        page.goto(live_server.url + reverse("games:detail", kwargs={"pk": multi.pk}))
+        assert page.locator(".table-seat .tag").count() == 3
+        assert page.evaluate(UNDER_ENLARGE) == []
+    finally:
+        context.close()

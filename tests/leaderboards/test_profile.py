@@ -171,3 +171,23 @@ def test_profile_queries_do_not_grow_with_the_number_of_games(
     PlayerRatingFactory(user=user)
     with django_assert_max_num_queries(12):
         client.get(profile_url(user))
+
+
+def test_a_visitor_gets_no_link_to_a_daily_replay_they_may_not_open_yet(
+    user: User, play_rounds: Callable[[Game, int], Game], time_machine: Any
+) -> None:
+    daily = play_rounds(services.game_create_daily(user=user), 16)
+    replay = reverse("games:replay", args=[daily.pk])
+    visitor, rival, owner = Client(), Client(), Client()
+    rival.force_login(UserFactory())
+    owner.force_login(user)
+    # Today's cards are secret to whoever has not finished their own attempt at them.
+    for someone in (visitor, rival):
+        page = someone.get(profile_url(user)).content.decode()
+        assert "daily challenge" in page and f'href="{replay}"' not in page
+        assert someone.get(replay).status_code == 404
+    assert f'href="{replay}"' in owner.get(profile_url(user)).content.decode()
+    # Once the day is over the replay is everyone's, and so is the link.
+    time_machine.move_to(timezone.now() + datetime.timedelta(days=1))
+    page = visitor.get(profile_url(user)).content.decode()
+    assert f'href="{replay}"' in page and visitor.get(replay).status_code == 200
