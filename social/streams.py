@@ -89,4 +89,4 @@ async def challenge_stream(request: HttpRequest) -> HttpResponseBase:
     if not streams.pushes(request):
         return HttpResponse(status=204)
     known = request.headers.get("Last-Event-ID") or request.GET.get("v", "")
-    return streams.stream_response(challenge_events(user_id, known[:20]))
+    return await streams.stream_response(request, challenge_events(user_id, known[:20]))

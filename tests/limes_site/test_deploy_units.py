@@ -6,6 +6,7 @@ import re
 
 import pytest
 from django.conf import settings
+from django.urls import NoReverseMatch, get_resolver, reverse
 
 UNITS = settings.BASE_DIR / "deploy" / "systemd"
 
@@ -51,6 +52,7 @@ def test_the_worker_unit_runs_the_worker_that_takes_back_dead_workers_tasks() ->
         ("/lobby/stream/", True),
         ("/games/12/stream/", True),
         ("/tournaments/3/stream/", True),
+        ("/challenges/stream/", True),
         # A player named "stream", and paths that only end like a stream's.
         ("/players/stream/", False),
         ("/games/12/stream/x/", False),
@@ -69,3 +71,24 @@ def test_the_proxy_sends_only_the_stream_paths_to_the_stream_servers(
 def test_expired_sessions_are_cleared_every_hour() -> None:
     assert "manage.py clearsessions" in _unit("limes-clearsessions.service")
     assert "OnCalendar=hourly" in _unit("limes-clearsessions.timer")
+
+
+def _stream_paths() -> list[str]:
+    # Every URL whose view holds an event stream (named "…stream"), with a sample id.
+    paths = []
+    for namespace, (_prefix, resolver) in get_resolver().namespace_dict.items():
+        for name in resolver.reverse_dict:
+            if isinstance(name, str) and name.endswith("stream"):
+                try:
+                    paths.append(reverse(f"{namespace}:{name}", kwargs={"pk": 7}))
+                except NoReverseMatch:
+                    paths.append(reverse(f"{namespace}:{name}"))
+    return paths
+
+
+def test_every_stream_the_site_serves_goes_to_the_stream_servers() -> None:
+    config = (settings.BASE_DIR / "deploy" / "haproxy.cfg").read_text()
+    (pattern,) = re.findall(r"acl event_stream path_reg (\S+)", config)
+    paths = _stream_paths()
+    assert len(paths) >= 4
+    assert [path for path in paths if not re.search(pattern, path)] == []
