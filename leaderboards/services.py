@@ -122,15 +122,38 @@ def results_unseal(*, game_ids: Iterable[int] | None = None) -> int:
             if result.deal_id is not None and not result.user.is_deleted
         )
     )
+    PlayerResult.objects.filter(pk__in=[result.pk for result in results]).update(hidden=False)
     for result in results:
-        # One at a time: a standing made now counts the visible results (this one too).
-        PlayerResult.objects.filter(pk=result.pk).update(hidden=False)
         result.hidden = False
         _totals_add(result)
-        if result.mode == Game.Mode.SOLO:
-            _solo_standing_add(result)
-            _weekly_best_offer(result)
+    # Finished before others already counted, a result may take a best from a later equal
+    # one: the rows it changes are recounted as ``player_stats_rebuild`` counts them.
+    solo = [result for result in results if result.mode == Game.Mode.SOLO]
+    for user_id, ruleset in sorted({(result.user_id, result.ruleset) for result in solo}):
+        _solo_standing_refresh(user_id=user_id, ruleset=ruleset)
+    weeks = {(result.user_id, result.ruleset, week_start(result.finished_at)) for result in solo}
+    for user_id, ruleset, week in sorted(weeks):
+        _weekly_best_refresh(user_id=user_id, ruleset=ruleset, week=week)
     return len(results)
+
+
+def _weekly_best_refresh(*, user_id: int, ruleset: str, week: datetime.date) -> None:
+    # The week's best as ``_weekly_bests_rebuild`` finds it: the earliest of the best scores.
+    starts = datetime.datetime.combine(week, datetime.time(), tzinfo=datetime.UTC)
+    best = (
+        _visible_solo(user_id=user_id, ruleset=ruleset)
+        .filter(finished_at__gte=starts, finished_at__lt=starts + datetime.timedelta(days=7))
+        .order_by("-score", "finished_at", "id")
+        .first()
+    )
+    if best is None:
+        return
+    WeeklyBest.objects.update_or_create(
+        user_id=user_id,
+        ruleset=ruleset,
+        week=week,
+        defaults={"score": best.score, "game_id": best.game_id, "achieved_at": best.finished_at},
+    )
 
 
 def deal_register(*, seed: int, ruleset: str) -> Deal:

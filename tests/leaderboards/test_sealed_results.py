@@ -19,7 +19,7 @@ from games.models import Game
 from games.services import game_create_solo, seat_resign
 from leaderboards import services
 from leaderboards.models import DealScore, PlayerResult, PlayerTotals, SoloStanding, WeeklyBest
-from tests.factories import UserFactory, finished_on_deal
+from tests.factories import UserFactory, finished_on_deal, solo_results
 from tournaments import services as tournament_services
 from tournaments import tasks
 from tournaments.models import Tournament
@@ -166,17 +166,26 @@ def test_rebuilding_the_statistics_agrees_with_the_seal_before_and_after_it_lift
 ) -> None:
     tournament = cup()
     ana, ben = UserFactory(), UserFactory()
-    played(tournament, ana, 16, play_rounds)
+    sealed_game = played(tournament, ana, 16, play_rounds)
     played(tournament, ben, 4, play_rounds)
+    # Then the same score again outside the tournament, a second later.
+    score = sealed_game.seats.get().score
+    assert score is not None
+    (again,) = solo_results(ana, [score], at=timezone.now() + datetime.timedelta(seconds=1))
     sealed = rows_of_the_boards(ana)
-    assert sealed["totals"] == sealed["standing"] == sealed["weekly"] == sealed["deals"] == []
+    assert sealed["standing"] == [(1, score, again.game_id)]
+    assert sealed["deals"] == []
     services.player_stats_rebuild(user=ana)
     services.duplicate_rebuild()
     assert rows_of_the_boards(ana) == sealed
     with time_machine.travel(tournament.ends_at, tick=False):
         tasks.tournament_unseal.enqueue(tournament.pk)
         counted = rows_of_the_boards(ana)
-        assert counted["standing"] and counted["weekly"] and len(counted["deals"]) == 2
+        # Equal scores: the best is the earlier achievement, the tournament's game.
+        assert counted["standing"][0][0] == 2
+        assert counted["standing"][0][2] == sealed_game.pk
+        assert counted["weekly"][0][2] == sealed_game.pk
+        assert len(counted["deals"]) == 2
         services.player_stats_rebuild(user=ana)
         services.player_stats_rebuild(user=ben)
         services.duplicate_rebuild()
