@@ -17,6 +17,9 @@ from games.internals import RowsById, prefetch_filled
 from games.models import DailyPar, DataExport, Game, Lockstep, Ruleset, Seat, SoloResult
 from games.policy import sealed
 
+# The largest id a row can have (a signed 64-bit key, BigAutoField).
+MAX_ID = 2**63 - 1
+
 
 def games_with_seats() -> QuerySet[Game]:
     """Games with their seats and the seats' players loaded (one query each)."""
@@ -29,6 +32,8 @@ def game_with_seats(pk: int) -> Game | None:
     Its seats are read with the game and their players joined on; a game without seats
     (none has any, but the page must not fail on one) is read on its own.
     """
+    if not 0 < pk <= MAX_ID:
+        return None  # no such row, and SQLite would overflow on the number
     seats = _seats_with_game_and_players(pk)
     if not seats:
         return games_with_seats().filter(pk=pk).first()
