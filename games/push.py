@@ -25,6 +25,7 @@ import functools
 import json
 import logging
 import socket
+import time
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -79,21 +80,33 @@ def redis_channel() -> str:
     return f"{settings.PUSH_PREFIX}limes:push"
 
 
+# After a failure to reach Redis, events are dropped unsent for this long: a Redis that
+# does not answer must not cost every commit its timeout (the pages poll meanwhile).
+PAUSE_SECONDS = 1.0
+_paused_until = 0.0
+
+
 def _send(message: bytes) -> None:
     # A lost event costs a page its quickness, never a player their move: a failure to
     # send is logged, never raised into the request that committed.
+    global _paused_until
     try:
         if settings.PUSH_REDIS_URL:
+            if time.monotonic() < _paused_until:
+                return
             _redis(settings.PUSH_REDIS_URL).publish(redis_channel(), message)
         else:
             _send_local(Path(settings.PUSH_SOCKET_DIR), message)
     except (OSError, redis.RedisError):
+        if settings.PUSH_REDIS_URL:
+            _paused_until = time.monotonic() + PAUSE_SECONDS
         logger.warning("push: an event could not be sent", exc_info=True)
 
 
 @functools.cache
 def _redis(url: str) -> redis.Redis:
-    return redis.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2)
+    # Short: a Redis that is away must not hold up the request that committed for long.
+    return redis.Redis.from_url(url, socket_timeout=0.5, socket_connect_timeout=0.5)
 
 
 @functools.cache

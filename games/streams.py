@@ -104,6 +104,9 @@ class Message:
 RESYNC = Message("resync")
 """Events may have been missed (a lost Redis connection, a full queue): read the state."""
 
+CLOSE = Message("close")
+"""This process lost Redis, so its streams hear nothing: end them, and the pages poll."""
+
 
 class Hub:
     """This process's listener to ``games.push``, shared by the streams of one event loop."""
@@ -114,6 +117,7 @@ class Hub:
         self._ready = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._socket: socket.socket | None = None
+        self._lost = False
 
     def start(self) -> None:
         """Listen to Redis, or to a socket of this process's own."""
@@ -121,6 +125,11 @@ class Hub:
             self._task = self.loop.create_task(self._listen_redis(settings.PUSH_REDIS_URL))
         else:
             self._listen_local(Path(settings.PUSH_SOCKET_DIR))
+
+    @property
+    def available(self) -> bool:
+        """Whether events reach this process (false from losing Redis until it is back)."""
+        return not self._lost
 
     @property
     def streams(self) -> int:
@@ -164,6 +173,14 @@ class Hub:
             for queue in queues:
                 _offer(queue, RESYNC)
 
+    def close_all(self) -> None:
+        """End every stream: no event would reach them, and their pages poll instead."""
+        for queues in self._queues.values():
+            for queue in queues:
+                while not queue.empty():
+                    queue.get_nowait()
+                queue.put_nowait(CLOSE)
+
     def _listen_local(self, folder: Path) -> None:
         folder.mkdir(mode=0o700, parents=True, exist_ok=True)
         path = folder / f"{os.getpid()}-{secrets.token_hex(4)}{push.SOCKET_SUFFIX}"
@@ -192,13 +209,19 @@ class Hub:
                 async with client.pubsub() as pubsub:
                     await pubsub.subscribe(push.redis_channel())
                     self._ready.set()
+                    self._lost = False
                     if reconnecting:
                         self.resync()
                     async for message in pubsub.listen():
                         if message["type"] == "message":
                             self.dispatch(message["data"])
             except (redis.RedisError, OSError):
-                logger.warning("push: lost Redis, listening again", exc_info=True)
+                if not self._lost:
+                    logger.warning("push: lost Redis, listening again", exc_info=True)
+                # Until it is back, pages poll: open streams end, new ones are refused.
+                self._lost = True
+                self._ready.clear()
+                self.close_all()
             reconnecting = True
             await asyncio.sleep(REDIS_RETRY_SECONDS)
 
@@ -286,6 +309,8 @@ async def game_events(
             yield _game_event(version)
         while True:
             message = await _next(queue, _wait(deadline))
+            if message is CLOSE:
+                return
             if message is None:
                 if deadline is not None and deadline <= timezone.now():
                     # The round's time is up: the page's poll closes it for everyone.
@@ -345,6 +370,8 @@ async def version_events(
             yield sse(event, json.dumps({"version": version}), str(version))
         while True:
             message = await _next(queue, KEEPALIVE_SECONDS)
+            if message is CLOSE:
+                return
             if message is None:
                 yield ": keep-alive\n\n"
                 continue
@@ -367,6 +394,8 @@ async def lobby_events() -> AsyncIterator[str]:
         yield sse("lobby", "{}")
         while True:
             message = await _next(queue, KEEPALIVE_SECONDS)
+            if message is CLOSE:
+                return
             yield ": keep-alive\n\n" if message is None else sse("lobby", "{}")
 
 
@@ -485,8 +514,9 @@ async def stream_response(request: HttpRequest, events: AsyncIterator[str]) -> H
 def pushes(request: HttpRequest) -> bool:
     """Whether ``request`` may hold a stream; else the view answers 204 (the page polls)."""
     # Under WSGI a stream would hold a whole worker for as long as the tab is open: there
-    # the page is told (204: the browser stops trying) to go on polling.
-    return isinstance(request, ASGIRequest)
+    # the page is told (204: the browser stops trying) to go on polling. So it is while
+    # this process has lost Redis: no event would come (htmx's sse tries again later).
+    return isinstance(request, ASGIRequest) and hub().available
 
 
 @poll

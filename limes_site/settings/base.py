@@ -180,6 +180,9 @@ if REDIS_URL:
         "default": {
             "BACKEND": "limes_site.cache.RedisCache",
             "LOCATION": REDIS_URL,
+            # A Redis that is away costs a request at most this, then is left alone for a
+            # second (limes_site.cache): every use of the cache has the database behind it.
+            "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
         },
     }
 else:

@@ -50,14 +50,15 @@ def test_health_is_ok_when_database_cache_and_migrations_are(
     assert "no-cache" in response["Cache-Control"]
 
 
-def test_health_fails_when_the_cache_loses_values(
+def test_health_names_a_cache_that_loses_values_but_keeps_the_server_in(
     client: Client, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    # Redis away: every server would fail alike, and each works on without it.
     monkeypatch.setattr(cache, "get", lambda key, default=None: default)
 
     response = client.get("/health/")
 
-    assert response.status_code == 503
+    assert response.status_code == 200
     assert response.json()["cache"] == "failing"
     assert response.json()["database"] == "ok"
 
