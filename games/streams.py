@@ -454,6 +454,11 @@ def _session_lives(session_key: str) -> bool:
     store = import_module(settings.SESSION_ENGINE).SessionStore
     try:
         return bool(store().exists(session_key))
+    except Exception:
+        # The session's store is out of reach for a moment (a database or Redis restart):
+        # the stream goes on, and the next look decides.
+        logger.warning("streams: the session could not be checked", exc_info=True)
+        return True
     finally:
         if not connection.in_atomic_block:  # (a test's transaction is left alone)
             connection.close()

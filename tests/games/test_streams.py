@@ -327,3 +327,16 @@ def test_a_stream_ends_when_its_session_does(
 
     assert async_to_sync(scenario)() == ("game", True, 204)
     assert streams.counts.held(f"session:{session_key}") == 0
+
+
+def test_a_stream_goes_on_while_its_session_cannot_be_checked(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    class Unreachable:
+        def exists(self, session_key: str) -> bool:
+            raise ConnectionError("the session store restarts")
+
+    engine = type("Engine", (), {"SessionStore": Unreachable})
+    monkeypatch.setattr(streams, "import_module", lambda name: engine)
+    # Not taken for an ended session: a restart of the store signs nobody out.
+    assert streams._session_lives("k" * 32)
