@@ -176,10 +176,14 @@ def block(*, user: User, other: User) -> Block:
     Follow.objects.filter(
         Q(follower=user, followed=other) | Q(follower=other, followed=user)
     ).delete()
-    Challenge.objects.filter(
+    now = timezone.now()
+    ended = Challenge.objects.filter(
         Q(challenger=user, challenged=other) | Q(challenger=other, challenged=user),
         status=Challenge.Status.PENDING,
-    ).update(status=Challenge.Status.CANCELLED, answered_at=timezone.now())
+    ).update(status=Challenge.Status.CANCELLED, answered_at=now)
+    if ended:
+        # A live challenge between them leaves both players' pages.
+        _challenges_changed(now, user.pk, other.pk)
     return found
 
 

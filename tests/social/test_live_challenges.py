@@ -16,7 +16,7 @@ from django.utils import timezone
 from accounts.models import User
 from games import push
 from games.models import Game
-from social import services
+from social import selectors, services
 from social.models import Challenge
 from social.views import inbox_query
 from tests.factories import UserFactory
@@ -253,3 +253,17 @@ def test_the_players_stream_tells_of_a_challenge_and_of_its_acceptance(
     assert "ana" not in arrived["data"]
     assert on_reconnect["event"] == services.CHALLENGES
     assert on_reconnect["id"] == arrived["id"]
+
+
+@pytest.mark.usefixtures("friends")
+def test_a_block_takes_a_waiting_challenge_off_both_players_pages(
+    ana: User, ben: User, published: list[tuple[str, str, dict[str, Any]]]
+) -> None:
+    services.challenge_create(user=ana, other=ben, pace="live", round_seconds=180)
+    published.clear()
+    services.block(user=ben, other=ana)
+    assert {channel for channel, event, _data in published if event == services.CHALLENGES} == {
+        push.user_channel(ana.pk),
+        push.user_channel(ben.pk),
+    }
+    assert not selectors.live_challenges(ben)
