@@ -4,7 +4,7 @@ PostgreSQL drops connections when it restarts or fails over, or when an administ
 an idle timeout) ends them. Whatever was running on such a connection did not commit
 unless its COMMIT had been answered, and works on a new one. The task worker
 (``manage.py task_worker``) runs such a task again instead of failing it, and
-``limes_site.middleware.DatabaseRetryMiddleware`` serves such a request again where that
+``limes_site.dbretry.DatabaseRetryMiddleware`` serves such a request again where that
 is safe. Any other database error (a constraint, a deadlock, a statement timeout) is the
 code's or the data's and is not retried.
 """
