@@ -35,7 +35,7 @@ class Result:
 
     grade: str
     turn_board: BoardView
-    best_board: BoardView
+    best_board: BoardView | None
     value: str
     best_value: str
     loss: str
@@ -104,6 +104,10 @@ def answer(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         given.grade,
         given.attempt,
         repeated=given.repeated,
+        # Shown signed out, the computer's turn would hand the answer to an account that
+        # then answers rated (in another session as easily as in this one): a visitor
+        # learns how good their turn was, and the best one by finding it.
+        show_best=request.user.is_authenticated or given.grade == Grade.SOLVED,
     )
     player = selectors.player_of(request.user)
     return _page(request, given.puzzle, player, kind="one", result=result)
@@ -172,15 +176,22 @@ def _result(
     attempt: Attempt | None,
     *,
     repeated: bool,
+    show_best: bool = True,
 ) -> Result:
     best_value, best = position.valued()[0]
     played = rules.turn_to_json(turn)
-    advice = "" if grade == Grade.SOLVED else analysis.advice(played, rules.turn_to_json(best))
+    advice = ""
+    if show_best and grade != Grade.SOLVED:
+        advice = analysis.advice(played, rules.turn_to_json(best))
     board = position.board
     return Result(
         grade=grade.value,
         turn_board=landscape_view(board.play(position.card, turn, position.variants)),
-        best_board=landscape_view(board.play(position.card, best, position.variants)),
+        best_board=(
+            landscape_view(board.play(position.card, best, position.variants))
+            if show_best
+            else None
+        ),
         value=number_format(round(value, 1), 1),
         best_value=number_format(round(best_value, 1), 1),
         loss=number_format(round(max(0.0, best_value - value), 1), 1),

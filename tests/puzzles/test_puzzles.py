@@ -197,9 +197,9 @@ def test_a_solution_seen_signed_out_is_not_rated_once_signed_in(
     client: Client, user: User, puzzles: list[Puzzle]
 ) -> None:
     farmed, fresh = puzzles[0], puzzles[1]
-    # Signed out: any turn shows the computer's turn beside it.
-    page = client.post(answer_url(farmed), fields(a_missing_turn(farmed)[0])).content.decode()
-    assert 'data-testid="best-board"' in page
+    # Signed out, a solve shows the computer's turn (the visitor's own).
+    page = client.post(answer_url(farmed), fields(rules.turn_from_json(farmed.best_turn)))
+    assert 'data-testid="best-board"' in page.content.decode()
     signed_in = client.post(
         reverse("account_login"), {"login": user.username, "password": PASSWORD}, follow=True
     )
@@ -221,6 +221,25 @@ def test_a_solution_seen_signed_out_is_not_rated_once_signed_in(
     page = client.post(answer_url(fresh), fields(a_missing_turn(fresh)[0])).content.decode()
     assert 'data-testid="rating-change"' in page
     assert PuzzlePlayer.objects.get(user=user).rating < 1500
+
+
+def test_a_signed_out_miss_hands_no_account_the_computers_turn(
+    client: Client, user: User, puzzles: list[Puzzle]
+) -> None:
+    # The farm: answer anything signed out (any session), read the best turn, then answer
+    # it rated. A visitor's miss shows how much it gave away, never the turn that beats it.
+    puzzle = puzzles[0]
+    page = client.post(answer_url(puzzle), fields(a_missing_turn(puzzle)[0])).content.decode()
+    assert 'data-grade="' in page and 'data-grade="solved"' not in page
+    assert 'data-testid="best-board"' not in page
+    assert "The better turn" not in page
+    assert 'data-testid="sign-in-for-solution"' in page
+    # A signed-in player's miss is rated, and then shows it.
+    player = Client()
+    player.force_login(user)
+    page = player.post(answer_url(puzzle), fields(a_missing_turn(puzzle)[0])).content.decode()
+    assert 'data-testid="rating-change"' in page
+    assert 'data-testid="best-board"' in page
 
 
 @pytest.mark.parametrize(
