@@ -20,7 +20,7 @@ def _cors(response: HttpResponse) -> HttpResponse:
     # No credentials: a page elsewhere reads only what anyone may read, or what the token
     # it holds opens; the site's cookies are never honoured by the API anyway.
     response["Access-Control-Allow-Origin"] = "*"
-    response["Access-Control-Expose-Headers"] = "Retry-After, Content-Disposition"
+    response["Access-Control-Expose-Headers"] = "Retry-After, Content-Disposition, Link"
     return response
 
 

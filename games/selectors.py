@@ -262,9 +262,14 @@ def lockstep_counts(table: Lockstep) -> tuple[int, int]:
 
 
 def data_export_of(user: User) -> DataExport | None:
-    """The player's latest data export, without its zip; None once it has expired."""
+    """The player's latest data export, without its zip; None once it has expired. One in
+    the making for longer than ``export.STALE`` is shown failed: its task is lost."""
     found = DataExport.objects.filter(user=user).defer("archive").order_by("-requested_at").first()
-    expired = timezone.now() - export.KEEP
-    if found is not None and found.finished_at is not None and found.finished_at <= expired:
+    now = timezone.now()
+    if found is None:
         return None
+    if found.finished_at is not None and found.finished_at <= now - export.KEEP:
+        return None
+    if found.status == DataExport.Status.PENDING and found.requested_at <= now - export.STALE:
+        found.status = DataExport.Status.FAILED
     return found

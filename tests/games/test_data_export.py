@@ -153,8 +153,10 @@ def test_a_lost_export_can_be_asked_for_again(
     client_logged_in: Client, user: User, time_machine: Any
 ) -> None:
     client_logged_in.post(reverse("accounts:data_export_prepare"))
-    # Its task failed for good: an hour later the player may ask again.
+    # Its task failed for good: an hour later the page says so, and the player may ask again.
     time_machine.move_to(timezone.now() + datetime.timedelta(hours=1, minutes=1))
+    page = client_logged_in.get(reverse("accounts:data_export_page"), **HTMX).content.decode()
+    assert 'data-testid="data-export-failed"' in page and "every 2s" not in page
     assert client_logged_in.post(reverse("accounts:data_export_prepare")).status_code == 302
     assert DataExport.objects.get().status == DataExport.Status.PENDING
 
