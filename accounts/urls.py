@@ -10,6 +10,7 @@ app_name = "accounts"
 # statistics, so its view is leaderboards.views.profile; limes_site/urls.py adds it here,
 # after these fixed paths, which its catch-all would otherwise hide.
 urlpatterns = [
+    path("", views.player_search, name="search"),
     path("settings/", views.account_settings, name="settings"),
     path("settings/delete/", views.account_delete, name="delete"),
 ]

@@ -16,9 +16,10 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import urlencode
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.i18n import set_language
 
+from accounts import selectors
 from accounts.forms import DeleteAccountForm, ProfileForm
 from accounts.http import AuthenticatedHttpRequest, HtmxHttpRequest
 from accounts.models import User
@@ -102,3 +103,24 @@ def language_set(request: HtmxHttpRequest) -> HttpResponse:
     if isinstance(user, User) and user.is_authenticated and language in dict(settings.LANGUAGES):
         user_set_language(user=user, language=language)
     return response
+
+
+@require_GET
+def player_search(request: HtmxHttpRequest) -> HttpResponse:
+    """Find a player by the start of their name: ``/players/?q=ana``."""
+    query = request.GET.get("q", "").strip()
+    error = None
+    players: list[User] = []
+    if len(query) > selectors.NAME_MAX_LENGTH:
+        error = _("No name is that long.")
+    elif any(not character.isprintable() for character in query):
+        error = _("A name has only letters, digits and the signs @ . + - _")
+    elif query:
+        players = selectors.players_named(query)
+    context = {
+        "query": query,
+        "players": players,
+        "error": error,
+        "limit": selectors.SEARCH_LIMIT,
+    }
+    return render(request, "accounts/search.html", context, status=400 if error else 200)

@@ -36,6 +36,9 @@ SAME_WORDS = {
            "place", "excellent", "mode", "modes", "public", "page", "final", "menu", "record",
            "dates", "sessions", "chat", "message"},
 }  # fmt: skip
+# A finished game's share box: an image format's name, and two French words spelt as English.
+NAMES |= {"svg"}
+SAME_WORDS["fr"] |= {"image", "web"}
 
 
 class Text(HTMLParser):
