@@ -11,5 +11,6 @@ app_name = "accounts"
 # after these fixed paths, which its catch-all would otherwise hide.
 urlpatterns = [
     path("settings/", views.account_settings, name="settings"),
+    path("settings/vacation/", views.vacation, name="vacation"),
     path("settings/delete/", views.account_delete, name="delete"),
 ]
