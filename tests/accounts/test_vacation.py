@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from django.core.exceptions import ValidationError
@@ -12,6 +12,10 @@ from django.urls import reverse
 
 from accounts import selectors, services
 from accounts.models import User, Vacation
+from tests.factories import UserFactory
+
+if TYPE_CHECKING:
+    from tests.conftest import Race
 
 pytestmark = pytest.mark.django_db
 
@@ -110,3 +114,23 @@ def test_vacation_needs_a_signed_in_player_and_a_post(client: Client, user: User
     assert not Vacation.objects.exists()
     client.force_login(user)
     assert client.get(reverse("accounts:vacation")).status_code == 405
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_two_requests_at_once_cannot_spend_the_same_days(race: Race, settings: Any) -> None:
+    settings.LIMES_VACATION_DAYS_PER_YEAR = 30
+    player = UserFactory()
+    today = datetime.datetime.now(UTC).date()
+
+    def ask(last_day: int) -> Any:
+        def action() -> Vacation:
+            until = today + datetime.timedelta(days=last_day)
+            return services.vacation_start(user=player, until=until)
+
+        return action
+
+    outcomes = race(ask(19), ask(14), refusals=(ValidationError,))
+    # One vacation starts; the other request is told it overlaps it.
+    assert sorted(type(o).__name__ for o in outcomes) == ["Vacation", "ValidationError"]
+    assert Vacation.objects.filter(user=player).count() == 1
