@@ -51,3 +51,17 @@ class DeleteAccountForm(forms.Form):
                 code="mismatch",
             )
         return typed
+
+
+class VacationForm(forms.Form):
+    """The last day of a vacation that starts now.
+
+    Only ``YYYY-MM-DD`` in ASCII digits parses (what a date input sends); anything else,
+    a year past 9999, a NUL or digits of another script, is "Enter a valid date".
+    """
+
+    until = forms.DateField(
+        label=_("On vacation until (the end of this day, UTC)"),
+        input_formats=["%Y-%m-%d"],
+        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+    )

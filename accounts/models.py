@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import datetime
+
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.core.validators import MaxLengthValidator
@@ -85,3 +87,36 @@ class Notification(models.Model):
 
     def __str__(self) -> str:
         return self.text
+
+
+class Vacation(models.Model):
+    """A stretch of time off: the player's correspondence clocks stand still meanwhile.
+
+    Counted against the allowance of the calendar year (UTC) it starts in, by whole days
+    begun (``days``); ending it early shortens ``ends_at``, which gives the rest back.
+    """
+
+    user = models.ForeignKey(
+        User, on_delete=models.CASCADE, related_name="vacations", verbose_name=_("player")
+    )
+    starts_at = models.DateTimeField(_("starts at"))
+    ends_at = models.DateTimeField(_("ends at"))
+
+    class Meta:
+        verbose_name = _("vacation")
+        verbose_name_plural = _("vacations")
+        ordering = ["-starts_at"]
+        indexes = [models.Index(fields=["user", "ends_at"], name="vacation_user_ends")]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(ends_at__gt=models.F("starts_at")), name="vacation_ends_after"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id}: {self.starts_at:%Y-%m-%d} – {self.ends_at:%Y-%m-%d}"
+
+    @property
+    def days(self) -> int:
+        """The days of the allowance it takes: every day begun counts whole."""
+        return -(-(self.ends_at - self.starts_at) // datetime.timedelta(days=1))

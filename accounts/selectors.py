@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import datetime
+from collections.abc import Iterable
+
 from django.db.models import Q
 from django.db.models.functions import Lower
 from django.utils import timezone
 
-from accounts.models import User
+from accounts.models import User, Vacation
 
 
 def not_banned(prefix: str = "") -> Q:
@@ -30,3 +33,37 @@ def players_named(prefix: str) -> list[User]:
         .order_by(Lower("username"), "pk")
     )
     return list(found[:SEARCH_LIMIT])
+
+
+def vacation_current(user: User, now: datetime.datetime | None = None) -> Vacation | None:
+    """The player's vacation in progress, if any."""
+    now = now or timezone.now()
+    return Vacation.objects.filter(user=user, starts_at__lte=now, ends_at__gt=now).first()
+
+
+def vacation_days_used(user: User, year: int) -> int:
+    """The days of ``year``'s allowance the player's vacations took (or are booked to take)."""
+    return sum(v.days for v in Vacation.objects.filter(user=user, starts_at__year=year))
+
+
+def vacations_until(
+    user_ids: Iterable[int], now: datetime.datetime | None = None
+) -> dict[int, datetime.datetime]:
+    """Who of these players is on vacation now, and until when (one query)."""
+    now = now or timezone.now()
+    ids = {pk for pk in user_ids if pk is not None}
+    if not ids:
+        return {}
+    rows = Vacation.objects.filter(user_id__in=ids, starts_at__lte=now, ends_at__gt=now)
+    return dict(rows.values_list("user_id", "ends_at"))
+
+
+def vacation_paused(
+    user_id: int, since: datetime.datetime, now: datetime.datetime
+) -> datetime.timedelta:
+    """How long the player's vacations stopped their clock between ``since`` and ``now``."""
+    rows = Vacation.objects.filter(user_id=user_id, starts_at__lt=now, ends_at__gt=since)
+    paused = datetime.timedelta()
+    for starts_at, ends_at in rows.values_list("starts_at", "ends_at"):
+        paused += min(ends_at, now) - max(starts_at, since)
+    return paused

@@ -2,17 +2,22 @@
 
 from __future__ import annotations
 
+import datetime
 from importlib import import_module
 
 from allauth.account.models import EmailAddress
 from allauth.usersessions.models import UserSession
 from django.conf import settings
 from django.contrib.sessions.models import Session
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from accounts.adapter import DELETED_USERNAME_PREFIX
-from accounts.models import User
+from accounts.models import User, Vacation
+from accounts.selectors import vacation_current, vacation_days_used
 from accounts.signals import user_deleting
 
 
@@ -99,3 +104,53 @@ def user_sessions_end(*, user: User) -> int:
         store(session_key=key).delete()
     UserSession.objects.filter(user=user).delete()
     return len(keys)
+
+
+@transaction.atomic
+def vacation_start(*, user: User, until: datetime.date) -> Vacation:
+    """Start a vacation now, to the end of ``until`` (UTC); ValidationError if not allowed.
+
+    It may not start while another runs, nor end before today, nor take more days than
+    are left of this calendar year's allowance (``LIMES_VACATION_DAYS_PER_YEAR``).
+    """
+    # The player's row lock serialises two requests: both cannot spend the same days.
+    User.objects.select_for_update().filter(pk=user.pk).first()
+    now = timezone.now()
+    today = now.astimezone(datetime.UTC).date()
+    if vacation_current(user, now) is not None:
+        raise ValidationError(_("You are already on vacation."), code="running")
+    if until < today:
+        raise ValidationError(_("The last day of a vacation cannot lie in the past."), code="past")
+    allowance = settings.LIMES_VACATION_DAYS_PER_YEAR
+    left = max(allowance - vacation_days_used(user, today.year), 0)
+    # Days compared before any date is computed: a far-off ``until`` overflows nothing.
+    if (until - today).days + 1 > left:
+        raise ValidationError(
+            ngettext(
+                "That is more than the %(left)d day of vacation you have left this year.",
+                "That is more than the %(left)d days of vacation you have left this year.",
+                left,
+            )
+            % {"left": left},
+            code="allowance",
+        )
+    ends_at = datetime.datetime.combine(
+        until + datetime.timedelta(days=1), datetime.time(), tzinfo=datetime.UTC
+    )
+    return Vacation.objects.create(user=user, starts_at=now, ends_at=ends_at)
+
+
+@transaction.atomic
+def vacation_end(*, user: User) -> bool:
+    """End the player's vacation now; the days not taken return. Whether one was running."""
+    User.objects.select_for_update().filter(pk=user.pk).first()
+    now = timezone.now()
+    vacation = vacation_current(user, now)
+    if vacation is None:
+        return False
+    if vacation.starts_at >= now:
+        vacation.delete()
+    else:
+        vacation.ends_at = now
+        vacation.save(update_fields=["ends_at"])
+    return True

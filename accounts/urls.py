@@ -12,5 +12,6 @@ app_name = "accounts"
 urlpatterns = [
     path("", views.player_search, name="search"),
     path("settings/", views.account_settings, name="settings"),
+    path("settings/vacation/", views.vacation, name="vacation"),
     path("settings/delete/", views.account_delete, name="delete"),
 ]

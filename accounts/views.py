@@ -14,16 +14,24 @@ from django.core.exceptions import ValidationError
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.i18n import set_language
 
 from accounts import selectors
-from accounts.forms import DeleteAccountForm, ProfileForm
+from accounts.forms import DeleteAccountForm, ProfileForm, VacationForm
 from accounts.http import AuthenticatedHttpRequest, HtmxHttpRequest
 from accounts.models import User
-from accounts.services import user_delete, user_set_language, user_update_profile
+from accounts.selectors import vacation_current, vacation_days_used
+from accounts.services import (
+    user_delete,
+    user_set_language,
+    user_update_profile,
+    vacation_end,
+    vacation_start,
+)
 
 
 @login_required
@@ -54,7 +62,53 @@ def account_settings(request: AuthenticatedHttpRequest) -> HttpResponse:
                 "move_sound": user.move_sound,
             }
         )
-    return render(request, "accounts/settings.html", {"form": form})
+    context = {"form": form, **_vacation_context(request)}
+    return render(request, "accounts/settings.html", context)
+
+
+def _vacation_context(
+    request: AuthenticatedHttpRequest, form: VacationForm | None = None
+) -> dict[str, object]:
+    now = timezone.now()
+    used = vacation_days_used(request.user, now.year)
+    return {
+        "vacation": vacation_current(request.user, now),
+        "vacation_form": form or VacationForm(),
+        "vacation_days_left": max(settings.LIMES_VACATION_DAYS_PER_YEAR - used, 0),
+        "vacation_days_per_year": settings.LIMES_VACATION_DAYS_PER_YEAR,
+    }
+
+
+@login_required
+@require_POST
+def vacation(request: AuthenticatedHttpRequest) -> HttpResponse:
+    """Start a vacation (to the day chosen) or end the one running; errors show on the form."""
+    if request.POST.get("action") == "end":
+        if vacation_end(user=request.user):
+            messages.success(request, _("Welcome back: your vacation ended."))
+        return redirect("accounts:settings")
+    form = VacationForm(request.POST)
+    if form.is_valid():
+        try:
+            vacation_start(user=request.user, until=form.cleaned_data["until"])
+        except ValidationError as error:
+            form.add_error("until", error)
+        else:
+            messages.success(
+                request, _("Enjoy your vacation: your correspondence clocks stand still.")
+            )
+            return redirect("accounts:settings")
+    context = {
+        "form": ProfileForm(
+            initial={
+                "bio": request.user.bio,
+                "notify_by_email": request.user.notify_by_email,
+                "move_sound": request.user.move_sound,
+            }
+        ),
+        **_vacation_context(request, form),
+    }
+    return render(request, "accounts/settings.html", context, status=400)
 
 
 @login_required

@@ -28,6 +28,7 @@ from django.utils.translation import gettext as _
 
 import rules
 from accounts.models import User
+from accounts.selectors import vacation_paused
 from accounts.site_url import site_url
 from games import export, push, taskqueue, tasks, throttle
 from games.analysis import assess_seat
@@ -694,7 +695,11 @@ def _move_submit(
             status=409,
         )
     now = timezone.now()
-    if game.deadline is not None and game.deadline <= now:
+    if (
+        game.deadline is not None
+        and game.deadline <= now
+        and _seat_deadline(game, seat, now) <= now
+    ):
         raise MoveRejected(_("The time for this round has run out."), status=409)
     state = rules_game(game, seats)
     card = state.current_card
@@ -882,11 +887,34 @@ def _time_out(game: Game, seats: list[Seat], now: datetime.datetime) -> bool:
         if s.status == Seat.Status.PLAYING
         and player_key(s) in waiting
         and s.rounds_played < game.round
+        and _seat_deadline(game, s, now) <= now
     ]
     if not late:
         return False
     _retire(game, seats, late, Seat.Status.TIMED_OUT, now)
     return True
+
+
+def _seat_deadline(game: Game, seat: Seat, now: datetime.datetime) -> datetime.datetime:
+    """When the round in play ends for this seat: the game's deadline, plus, in a
+    correspondence game, the time its player's vacations stopped their clock this round.
+
+    The round began ``round_seconds`` before the game's deadline; every moment of a vacation
+    since then (up to ``now``) is added. A player on vacation now is never late; one whose
+    vacation began after their time ran out still is. Live tables and tournament deals never
+    wait.
+    """
+    assert game.deadline is not None
+    if (
+        seat.user_id is None
+        or game.pace != Game.Pace.CORRESPONDENCE
+        or game.round_seconds is None
+        or game.lockstep_id is not None
+        or game.sealed_until is not None
+    ):
+        return game.deadline
+    began = game.deadline - datetime.timedelta(seconds=game.round_seconds)
+    return game.deadline + vacation_paused(seat.user_id, began, now)
 
 
 def expire_deadlines(*, now: datetime.datetime | None = None) -> int:

@@ -28,6 +28,7 @@ from django_htmx.http import HttpResponseClientRedirect, HttpResponseClientRefre
 
 import rules
 from accounts.http import AuthenticatedHttpRequest, HtmxHttpRequest
+from accounts.selectors import vacations_until
 from games import analysis, export, framing, policy, rebuild, selectors, services, throttle
 from games.boardview import Draft, game_page, replay_page
 from games.decorators import poll
@@ -127,8 +128,18 @@ def _render_game(
             _page_extras(request, game, seat, final="final" in context, framed=frame is not None)
         )
         context["shareable"] = policy.can_share(game, game.seats.all())
+        context["away"] = _away(game)
     context["poll_token"] = poll_token(game.pk, _session_cookie(request))
     return render(request, template, context, status=status)
+
+
+def _away(game: Game) -> list[tuple[str, datetime.datetime]]:
+    """The players of a correspondence game in play who are on vacation, and until when."""
+    if not game.is_active or game.pace != Game.Pace.CORRESPONDENCE or game.lockstep_id:
+        return []
+    seats = [s for s in game.seats.all() if s.user_id and s.status == Seat.Status.PLAYING]
+    until = vacations_until(s.user_id for s in seats if s.user_id)
+    return [(s.display_name, until[s.user_id]) for s in seats if s.user_id in until]
 
 
 def _page_extras(
@@ -390,11 +401,16 @@ def _render_lobby(request: HtmxHttpRequest, template: str) -> HttpResponse:
     page = _lobby_page_number(request)
     size = selectors.LOBBY_PAGE_SIZE
     games = list(selectors.lobby_games()[(page - 1) * size : page * size + 1])
+    watch = list(selectors.games_to_watch()) if request.user.is_authenticated else []
     context = {
         "games": games[:size],
         "page": page,
         "has_next": len(games) > size,
-        "watch": selectors.games_to_watch() if request.user.is_authenticated else [],
+        "watch": watch,
+        # Who of the players listed is on vacation (their correspondence clocks stand still).
+        "away": vacations_until(
+            s.user_id for g in [*games, *watch] for s in g.seats.all() if s.user_id
+        ),
         "signature": signature,
         "form": NewMultiGameForm(),
         "code_form": JoinByCodeForm(),

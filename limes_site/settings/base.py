@@ -239,6 +239,9 @@ CONTENT_SECURITY_POLICY = {
 LIMES_STREAMS_PER_ADDRESS = int(os.environ.get("LIMES_STREAMS_PER_ADDRESS", "100"))
 LIMES_STREAMS_PER_SESSION = int(os.environ.get("LIMES_STREAMS_PER_SESSION", "20"))
 
+# Vacation: the days a player may stop their correspondence clocks in a calendar year (UTC).
+LIMES_VACATION_DAYS_PER_YEAR = int(os.environ.get("LIMES_VACATION_DAYS_PER_YEAR", "30"))
+
 # Users and authentication
 
 AUTH_USER_MODEL = "accounts.User"
