@@ -24,6 +24,10 @@ def _cors(response: HttpResponse) -> HttpResponse:
     return response
 
 
+def _is_json(response: HttpResponse) -> bool:
+    return response.get("Content-Type", "").startswith("application/json")
+
+
 class ApiMiddleware:
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
@@ -46,6 +50,10 @@ class ApiMiddleware:
             refused["Retry-After"] = str(verdict.retry_after)
             return _cors(refused)
         response = self.get_response(request)
+        if response.status_code == 404 and not _is_json(response):
+            # No such path (or Django's own Http404): the API answers JSON, as its other
+            # errors do, never the site's HTML page.
+            response = JsonResponse({"detail": "Not found."}, status=404)
         if request.method in READ_METHODS:
             _cors(response)
         return response
