@@ -36,6 +36,17 @@ def test_a_path_the_api_does_not_have_answers_json(client: Client, path: str) ->
     assert response["Access-Control-Allow-Origin"] == "*"
 
 
+@pytest.mark.parametrize(("method", "path"), [("post", "/api/v1/games/"), ("delete", "/api/v1/")])
+def test_a_method_the_api_does_not_offer_answers_json(
+    client: Client, method: str, path: str
+) -> None:
+    response = getattr(client, method)(path)
+
+    assert response.status_code == 405
+    assert response["Content-Type"] == "application/json"
+    assert response.json() == {"detail": "Method not allowed: the API only reads."}
+
+
 def test_the_schema_documents_the_answers_every_operation_may_give(client: Client) -> None:
     paths = client.get("/api/v1/openapi.json").json()["paths"]
 
