@@ -6,5 +6,6 @@ from django.dispatch import Signal
 
 # Sent by ``accounts.services.user_delete`` inside its transaction, before the account is
 # anonymised, with ``user``: receivers end what the player leaves behind (their games), so
-# that a failure undoes the deletion too.
+# that a failure undoes the deletion too. Receivers run in INSTALLED_APPS order, the games
+# app's first (tests/limes_site/test_signal_order.py holds the order).
 user_deleting = Signal()

@@ -14,6 +14,7 @@ from api.limits import api_request_admit
 
 PREFIX = "/api/"
 READ_METHODS = ("GET", "HEAD")
+_PLAIN_ERRORS = {404: "Not found.", 405: "Method not allowed: the API only reads."}
 
 
 def _cors(response: HttpResponse) -> HttpResponse:
@@ -22,6 +23,10 @@ def _cors(response: HttpResponse) -> HttpResponse:
     response["Access-Control-Allow-Origin"] = "*"
     response["Access-Control-Expose-Headers"] = "Retry-After, Content-Disposition, Link"
     return response
+
+
+def _is_json(response: HttpResponse) -> bool:
+    return response.get("Content-Type", "").startswith("application/json")
 
 
 class ApiMiddleware:
@@ -46,6 +51,15 @@ class ApiMiddleware:
             refused["Retry-After"] = str(verdict.retry_after)
             return _cors(refused)
         response = self.get_response(request)
+        if response.status_code in _PLAIN_ERRORS and not _is_json(response):
+            # No such path (or Django's own Http404), a method Ninja refuses in plain text:
+            # the API answers JSON, as its other errors do, never the site's HTML page.
+            answer = JsonResponse(
+                {"detail": _PLAIN_ERRORS[response.status_code]}, status=response.status_code
+            )
+            if response.has_header("Allow"):
+                answer["Allow"] = response["Allow"]
+            response = answer
         if request.method in READ_METHODS:
             _cors(response)
         return response

@@ -17,6 +17,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpRe
 from django.urls import reverse
 from ninja import NinjaAPI
 from ninja.errors import HttpError
+from ninja.openapi.schema import OpenAPISchema
 from ninja.params import functions as params
 
 from accounts.models import User
@@ -57,7 +58,64 @@ answer is 429 with a `Retry-After` header. See docs/api.md.
 """
 
 
-api = NinjaAPI(
+_ERROR_BODY = {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
+_RETRY_AFTER = {
+    "Retry-After": {
+        "description": "Seconds until the window ends.",
+        "schema": {"type": "integer", "minimum": 1},
+        "required": True,
+    }
+}
+# Answers any operation may give, besides those it declares: a parameter Ninja refuses
+# (its own body: a list of what is wrong), a token that opens nothing (``_viewer``), and the
+# rate limits (``api.middleware``). A 404 where a path parameter names what may not exist.
+_COMMON_ANSWERS: dict[int, dict[str, Any]] = {
+    401: {"description": "The token is not valid.", "content": _ERROR_BODY},
+    422: {
+        "description": "A parameter is not valid: what is wrong, field by field.",
+        "content": {
+            "application/json": {
+                "schema": {
+                    "type": "object",
+                    "properties": {"detail": {"type": "array", "items": {"type": "object"}}},
+                    "required": ["detail"],
+                }
+            }
+        },
+    },
+    429: {
+        "description": "Too many requests this minute: wait for Retry-After.",
+        "headers": _RETRY_AFTER,
+        "content": _ERROR_BODY,
+    },
+}
+_NOT_FOUND = {"description": "Not found.", "content": _ERROR_BODY}
+
+
+class _Api(NinjaAPI):
+    """Ninja, with every answer an operation may give in its schema (not only its own)."""
+
+    def get_openapi_schema(
+        self, *, path_prefix: str | None = None, path_params: dict[str, Any] | None = None
+    ) -> OpenAPISchema:
+        schema = super().get_openapi_schema(path_prefix=path_prefix, path_params=path_params)
+        schema["components"].setdefault("schemas", {}).setdefault(
+            "Error", Error.model_json_schema()
+        )
+        for path, operations in schema["paths"].items():
+            for operation in operations.values():
+                answers = operation["responses"]
+                extra = dict(_COMMON_ANSWERS)
+                if "{" in path:
+                    extra[404] = _NOT_FOUND
+                for status, answer in extra.items():
+                    # openapi_extra's keys are strings, Ninja's ints: one of each, never both.
+                    key = str(status) if str(status) in answers else status
+                    answers[key] = {**answer, **answers.get(key, {})}
+        return schema
+
+
+api = _Api(
     title="Limes Online API",
     version="1",
     description=DESCRIPTION,

@@ -1,6 +1,6 @@
 """Background tasks (django-tasks): computer players' turns, analysis, the daily par.
 
-A worker runs them (``manage.py db_worker``, started by ``scripts/serve``); the tests run
+A worker runs them (``manage.py task_worker``, started by ``scripts/serve``); the tests run
 them at once. Each is safe to run twice.
 """
 

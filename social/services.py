@@ -48,7 +48,6 @@ from social.selectors import (
     has_blocked,
     is_present,
 )
-from social.signals import chat_changed
 
 #: How long a challenge to a correspondence game waits for an answer (a live one:
 #: ``settings.LIMES_LIVE_CHALLENGE_MINUTES``, see ``challenge_lifetime``).
@@ -468,7 +467,7 @@ def chat_post(*, game: Game, user: User, text: str = "", phrase: str = "") -> Ch
 
 
 def chat_changed_publish(game_id: int) -> None:
-    """After the commit: the chat's polls see a new version, and push may send it.
+    """After the commit: the chat's polls see a new version, and push sends it.
 
     For a moderator's service too (hiding a message changes what everyone reads).
     """
@@ -477,7 +476,6 @@ def chat_changed_publish(game_id: int) -> None:
         cache.delete(chat_version_key(game_id))
         # Pages holding the game's stream ask for the new messages at once.
         push.publish(push.game_channel(game_id), push.CHAT, {})
-        chat_changed.send(sender=ChatMessage, game_id=game_id)
 
     transaction.on_commit(publish)
 

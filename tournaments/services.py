@@ -31,7 +31,7 @@ from games.services import (
 )
 from leaderboards.daily import week_start
 from leaderboards.services import deal_register, results_unseal
-from tournaments import selectors, signals, tasks
+from tournaments import selectors, tasks
 from tournaments.models import (
     MAX_DEALS,
     MAX_ROUND_SECONDS,
@@ -472,16 +472,6 @@ def live_advance(*, tournament: Tournament) -> bool:
         for entrant, game in zip(entrants, games, strict=True)
     )
     _touch(tournament.pk)
-    dealt_games = {entrant.user_id: game.pk for entrant, game in zip(entrants, games, strict=True)}
-    transaction.on_commit(
-        functools.partial(
-            signals.live_deal_dealt.send_robust,
-            sender=Tournament,
-            tournament=tournament,
-            number=deal.number,
-            games=dealt_games,
-        )
-    )
     return True
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -39,6 +40,76 @@ def _field(entry: str, keyword: str) -> str:
     return "".join(re.findall(r'"(.*)"', match.group(1))) if match else ""
 
 
+_SKIPPED = shutil.ignore_patterns(
+    ".venv", ".git", "*.mo", "*.sqlite3", "staticfiles", "artifacts", "media", "var", ".*"
+)
+
+
+def _ignored_by_git(root: Path) -> set[Path]:
+    listed = subprocess.run(
+        [
+            "git",
+            "-C",
+            root,
+            "ls-files",
+            "-z",
+            "--others",
+            "--ignored",
+            "--exclude-standard",
+            "--directory",
+        ],
+        capture_output=True,
+        check=False,
+    )
+    if listed.returncode != 0:  # not a checkout: the patterns above only
+        return set()
+    return {root / name.rstrip("/") for name in listed.stdout.decode().split("\0") if name}
+
+
+def copy_sources(source: Path, target: Path) -> None:
+    """Copy ``source`` as makemessages needs it: its files and folders only, never what git
+    ignores (var/, databases, the virtualenv) nor a socket, such as the ones a running
+    scripts/serve keeps in var/push."""
+    ignored = _ignored_by_git(source)
+
+    def skip(folder: str, names: list[str]) -> set[str]:
+        skipped = set(_SKIPPED(folder, names))
+        for name in names:
+            path = Path(folder) / name
+            if path in ignored or not (path.is_dir() or path.is_file()):
+                skipped.add(name)
+        return skipped
+
+    shutil.copytree(source, target, ignore=skip)
+
+
+def test_the_copy_skips_sockets_and_what_git_ignores(tmp_path: Path) -> None:
+    # As scripts/serve leaves its tree: live Unix sockets in var/push and elsewhere.
+    source = tmp_path / "s"
+    (source / "var" / "push").mkdir(parents=True)
+    (source / "app").mkdir()
+    (source / "app" / "views.py").write_text("x = 1\n")
+    (source / "build").mkdir()
+    (source / "build" / "out.py").write_text("y = 2\n")
+    (source / ".gitignore").write_text("/build/\n")
+    subprocess.run(["git", "init", "-q", source], check=True)
+    listeners = []
+    for path in (source / "var" / "push" / "0.sock", source / "app" / "live.sock"):
+        listener = socket.socket(socket.AF_UNIX)
+        listener.bind(str(path))
+        listeners.append(listener)
+    try:
+        copy_sources(source, tmp_path / "c")
+    finally:
+        for listener in listeners:
+            listener.close()
+
+    assert (tmp_path / "c" / "app" / "views.py").read_text() == "x = 1\n"
+    assert not (tmp_path / "c" / "app" / "live.sock").exists()
+    assert not (tmp_path / "c" / "var").exists()
+    assert not (tmp_path / "c" / "build").exists()
+
+
 @pytest.mark.parametrize(("language", "domain"), CATALOGUES)
 def test_every_entry_is_translated_and_valid(language: str, domain: str) -> None:
     # -c checks the header, plural forms and that every placeholder survives translation.
@@ -55,13 +126,7 @@ def test_every_entry_is_translated_and_valid(language: str, domain: str) -> None
 def test_the_catalogues_hold_every_marked_string(tmp_path: Path) -> None:
     # makemessages, run on a copy as scripts/messages runs it, must find nothing new.
     copy = tmp_path / "site"
-    shutil.copytree(
-        ROOT,
-        copy,
-        ignore=shutil.ignore_patterns(
-            ".venv", ".git", "*.mo", "*.sqlite3", "staticfiles", "artifacts", "media", ".*"
-        ),
-    )
+    copy_sources(ROOT, copy)
     subprocess.run(
         [copy / "scripts" / "messages"],
         check=True,

@@ -20,7 +20,6 @@ from tests.factories import UserFactory, play_turn
 from tests.pages import HTMX
 from tournaments import services
 from tournaments.models import Play, Tournament
-from tournaments.signals import live_deal_dealt
 
 pytestmark = pytest.mark.django_db
 
@@ -99,13 +98,6 @@ def test_a_finished_live_deal_shows_the_next_deal_its_clock_and_the_way_there(
         round_seconds=30,
     )
     ana, ben = entered(tournament, "ana", "ben")
-    dealt: list[tuple[int, dict[int, int]]] = []
-
-    def heard(*, number: int, games: dict[int, int], **_signal: object) -> None:
-        dealt.append((number, games))
-
-    # The hook for telling the entrants (push notifications): each deal, once committed.
-    live_deal_dealt.connect(heard, dispatch_uid="test-heard")
     with time_machine.travel(tournament.starts_at + datetime.timedelta(seconds=1), tick=False):
         with committed():
             services.live_advance(tournament=tournament)
@@ -115,11 +107,6 @@ def test_a_finished_live_deal_shows_the_next_deal_its_clock_and_the_way_there(
                 play_turn(game_of(tournament, ben, 1), ben)
         first, second = game_of(tournament, ana, 1), game_of(tournament, ana, 2)
         assert first.is_finished and second.is_active
-        live_deal_dealt.disconnect(dispatch_uid="test-heard")
-        assert dealt == [
-            (1, {ana.pk: first.pk, ben.pk: game_of(tournament, ben, 1).pk}),
-            (2, {ana.pk: second.pk, ben.pk: game_of(tournament, ben, 2).pk}),
-        ]
         client = Client()
         client.force_login(ana)
         final = client.get(reverse("games:detail", args=[first.pk])).content.decode()
