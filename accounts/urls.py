@@ -12,4 +12,9 @@ app_name = "accounts"
 urlpatterns = [
     path("settings/", views.account_settings, name="settings"),
     path("settings/delete/", views.account_delete, name="delete"),
+    path(
+        "turn-mail/unsubscribe/<str:token>/",
+        views.turn_mail_unsubscribe,
+        name="turn_mail_unsubscribe",
+    ),
 ]

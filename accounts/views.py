@@ -11,18 +11,25 @@ from django.contrib import messages
 from django.contrib.auth import REDIRECT_FIELD_NAME, logout
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.http import HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import urlencode
 from django.utils.translation import gettext as _
+from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
 from django.views.i18n import set_language
 
 from accounts.forms import DeleteAccountForm, ProfileForm
 from accounts.http import AuthenticatedHttpRequest, HtmxHttpRequest
 from accounts.models import User
-from accounts.services import user_delete, user_set_language, user_update_profile
+from accounts.services import (
+    turn_mail_off,
+    turn_mail_off_user,
+    user_delete,
+    user_set_language,
+    user_update_profile,
+)
 
 
 @login_required
@@ -102,3 +109,18 @@ def language_set(request: HtmxHttpRequest) -> HttpResponse:
     if isinstance(user, User) and user.is_authenticated and language in dict(settings.LANGUAGES):
         user_set_language(user=user, language=language)
     return response
+
+
+# No CSRF token: a mail program's one-click unsubscribe (RFC 8058) POSTs here without one,
+# and the signed token in the address is what proves the player sent the link.
+@csrf_exempt
+@require_http_methods(["GET", "POST"])
+def turn_mail_unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
+    """The turn mails' unsubscribe link, no sign-in needed: GET asks, POST turns them off."""
+    user = turn_mail_off_user(token)
+    if user is None:
+        raise Http404(_("This unsubscribe link is not valid."))
+    done = request.method == "POST"
+    if done:
+        turn_mail_off(user=user)
+    return render(request, "accounts/turn_mail_unsubscribe.html", {"done": done})
