@@ -9,6 +9,7 @@ from allauth.account.models import EmailAddress
 from allauth.usersessions.models import UserSession
 from django.conf import settings
 from django.contrib.sessions.models import Session
+from django.core import signing
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
@@ -33,6 +34,36 @@ def user_update_profile(
         user.move_sound = move_sound
     user.full_clean()
     user.save(update_fields=["bio", "notify_by_email", "move_sound"])
+    return user
+
+
+# The turn mails' one-click unsubscribe link: signed, so no sign-in is needed and nobody
+# can forge one for another player; the salt keeps other signed values from passing.
+TURN_MAIL_OFF_SALT = "limes.turn-mail-off"
+
+
+def turn_mail_off_token(user: User) -> str:
+    """The token of ``user``'s link that turns their turn mails off."""
+    return signing.dumps({"u": user.pk}, salt=TURN_MAIL_OFF_SALT, compress=True)
+
+
+def turn_mail_off_user(token: str) -> User | None:
+    """The player a turn-mail-off token was made for, or None (forged, altered, gone)."""
+    try:
+        value = signing.loads(token, salt=TURN_MAIL_OFF_SALT)
+    except signing.BadSignature:
+        return None
+    user_id = value.get("u") if isinstance(value, dict) else None
+    if not isinstance(user_id, int) or isinstance(user_id, bool):
+        return None
+    return User.objects.filter(pk=user_id, deleted_at__isnull=True).first()
+
+
+@transaction.atomic
+def turn_mail_off(*, user: User) -> User:
+    """Stop the e-mails telling ``user`` that a correspondence game waits for them."""
+    user.notify_by_email = False
+    user.save(update_fields=["notify_by_email"])
     return user
 
 

@@ -14,4 +14,9 @@ urlpatterns = [
     path("settings/", views.account_settings, name="settings"),
     path("settings/vacation/", views.vacation, name="vacation"),
     path("settings/delete/", views.account_delete, name="delete"),
+    path(
+        "turn-mail/unsubscribe/<str:token>/",
+        views.turn_mail_unsubscribe,
+        name="turn_mail_unsubscribe",
+    ),
 ]

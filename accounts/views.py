@@ -11,12 +11,13 @@ from django.contrib import messages
 from django.contrib.auth import REDIRECT_FIELD_NAME, logout
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.http import HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import urlencode
 from django.utils.translation import gettext as _
+from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.i18n import set_language
 
@@ -26,6 +27,8 @@ from accounts.http import AuthenticatedHttpRequest, HtmxHttpRequest
 from accounts.models import User
 from accounts.selectors import vacation_current, vacation_days_used
 from accounts.services import (
+    turn_mail_off,
+    turn_mail_off_user,
     user_delete,
     user_set_language,
     user_update_profile,
@@ -178,3 +181,18 @@ def player_search(request: HtmxHttpRequest) -> HttpResponse:
         "limit": selectors.SEARCH_LIMIT,
     }
     return render(request, "accounts/search.html", context, status=400 if error else 200)
+
+
+# No CSRF token: a mail program's one-click unsubscribe (RFC 8058) POSTs here without one,
+# and the signed token in the address is what proves the player sent the link.
+@csrf_exempt
+@require_http_methods(["GET", "POST"])
+def turn_mail_unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
+    """The turn mails' unsubscribe link, no sign-in needed: GET asks, POST turns them off."""
+    user = turn_mail_off_user(token)
+    if user is None:
+        raise Http404(_("This unsubscribe link is not valid."))
+    done = request.method == "POST"
+    if done:
+        turn_mail_off(user=user)
+    return render(request, "accounts/turn_mail_unsubscribe.html", {"done": done})

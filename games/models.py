@@ -574,6 +574,24 @@ class TaskWorker(models.Model):
         return f"worker {self.worker_id}, last beat {self.beat_at:%Y-%m-%d %H:%M:%S}"
 
 
+class TurnMail(models.Model):
+    """The batching of a player's turn mails (``games.mail``): when the last one went, and
+    whether one is waiting for the interval to pass."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True, related_name="+"
+    )
+    sent_at = models.DateTimeField(_("sent at"), null=True, blank=True)
+    due = models.BooleanField(_("due"), default=False)
+
+    class Meta:
+        verbose_name = _("turn mail")
+        verbose_name_plural = _("turn mails")
+
+    def __str__(self) -> str:
+        return f"turn mail of user {self.user_id}"
+
+
 class DataExport(models.Model):
     """A player's "Download my data" zip, built by the task worker (``games.export``).
 

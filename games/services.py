@@ -19,18 +19,15 @@ from dataclasses import dataclass, replace
 
 from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
 from django.db.models import F
-from django.urls import reverse
-from django.utils import formats, timezone, translation
+from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
 import rules
 from accounts.models import User
 from accounts.selectors import vacation_paused
-from accounts.site_url import site_url
-from games import export, push, taskqueue, tasks, throttle
+from games import export, mail, push, taskqueue, tasks, throttle
 from games.analysis import assess_seat
 from games.daily import daily_seed, today
 from games.models import (
@@ -518,53 +515,10 @@ def _next_deadline(game: Game, now: datetime.datetime, *, players: int) -> datet
 
 
 def _notify_round(game: Game, seats: list[Seat]) -> None:
-    """Email the players of a correspondence game that a round waits for them."""
-    if game.pace != Game.Pace.CORRESPONDENCE:
-        return
-    recipients = [
-        seat.user
-        for seat in seats
-        if seat.status == Seat.Status.PLAYING
-        and seat.user is not None
-        and seat.user.notify_by_email
-        and seat.user.email
-        and not seat.user.is_deleted
-    ]
-    if not recipients:
-        return
-    url = site_url() + reverse("games:detail", kwargs={"pk": game.pk})
-    # Written now, in each player's own language; sent once the round is committed.
-    messages = [
-        (*_round_email(game, url, user.language_for_messages), user.email) for user in recipients
-    ]
-
-    def send() -> None:
-        # One message per player: addresses are not shared with the other players.
-        for subject, body, address in messages:
-            send_mail(subject, body, None, [address], fail_silently=True)
-
-    transaction.on_commit(send)
-
-
-def _round_email(game: Game, url: str, language: str) -> tuple[str, str]:
-    with translation.override(language):
-        subject = _("Limes: round %(round)d of game #%(game)d waits for you") % {
-            "round": game.round,
-            "game": game.pk,
-        }
-        body = _(
-            "Round %(round)d of your Limes game #%(game)d has started: %(url)s\n\n"
-            "You have until %(deadline)s UTC to play it.\n\n"
-            "You can turn these emails off in your settings."
-        ) % {
-            "round": game.round,
-            "game": game.pk,
-            "url": url,
-            "deadline": formats.date_format(game.deadline, "DATETIME_FORMAT")
-            if game.deadline
-            else "-",
-        }
-    return subject, body
+    """Mail the players of a correspondence game that a round waits for them (batched, by
+    the task worker: ``games.mail``)."""
+    users = [seat.user for seat in seats if seat.status == Seat.Status.PLAYING and seat.user]
+    mail.turn_mail_notify(game, users)
 
 
 @dataclass(frozen=True)

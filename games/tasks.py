@@ -1,4 +1,4 @@
-"""Background tasks (django-tasks): computer players' turns, analysis, the daily par.
+"""Background tasks (django-tasks): computer players' turns, analysis, the daily par, mail.
 
 A worker runs them (``manage.py task_worker``, started by ``scripts/serve``); the tests run
 them at once. Each is safe to run twice.
@@ -52,3 +52,19 @@ def data_export_build(export_id: int) -> str:
     from games import services
 
     return services.data_export_build(export_id=export_id)
+
+
+@task()
+def mail_send(to: str, subject: str, body: str, headers: dict[str, str], attempt: int) -> str:
+    """Deliver one e-mail, queued again on failure (``mail.mail_deliver``)."""
+    from games import mail
+
+    return mail.mail_deliver(to=to, subject=subject, body=body, headers=headers, attempt=attempt)
+
+
+@task()
+def turn_mail(user_id: int, origin: str) -> str:
+    """A player's batched turn mail (``mail.turn_mail_send``)."""
+    from games import mail
+
+    return mail.turn_mail_send(user_id=user_id, origin=origin)

@@ -14,13 +14,13 @@ from collections.abc import Callable
 from django.conf import settings
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
-from django.core.mail import send_mail
 from django.db import transaction
 from django.db.models import Count, Q
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
+import games.mail
 import games.services
 from accounts.models import Notification, User
 from accounts.site_url import site_url
@@ -561,9 +561,8 @@ def notify_player(
     if mail and user.email and email_wanted(user, kind):
         address = user.email
         message = f"{body}\n\n{site_url()}{url}\n\n{footer}"
-        transaction.on_commit(
-            lambda: send_mail(subject, message, None, [address], fail_silently=True)
-        )
+        # Queued for the task worker once the notice commits, retried if the server fails.
+        games.mail.mail_send(to=address, subject=subject, body=message)
 
 
 @transaction.atomic

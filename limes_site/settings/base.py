@@ -295,6 +295,9 @@ LIMES_CHAT_WORD_FILTER = [
 # How long a challenge to a live game waits for its answer (minutes): the challenger is
 # waiting at the screen. A correspondence challenge waits days (social.services).
 LIMES_LIVE_CHALLENGE_MINUTES = int(os.environ.get("LIMES_LIVE_CHALLENGE_MINUTES", "5"))
+# At most one "your move" mail of correspondence games per player per this many minutes;
+# it lists every game then waiting for them (games.mail).
+LIMES_TURN_MAIL_INTERVAL = int(os.environ.get("LIMES_TURN_MAIL_INTERVAL", "60"))
 # allauth's defaults stay in force (failed sign-ins: 10 a minute per IP and 5 per
 # five minutes per account); only the sign-in limit is spelt out to show it is wanted.
 ACCOUNT_RATE_LIMITS = {"login_failed": "10/m/ip,5/5m/key"}

@@ -360,7 +360,10 @@ def test_user_resign_everywhere_leaves_running_and_waiting_games(
 
 
 def test_correspondence_players_get_an_email_per_round_unless_they_opt_out(
-    ana: User, ben: User, django_capture_on_commit_callbacks: Callable[..., Any]
+    ana: User,
+    ben: User,
+    django_capture_on_commit_callbacks: Callable[..., Any],
+    time_machine: Any,
 ) -> None:
     ben.notify_by_email = False
     ben.save()
@@ -369,6 +372,8 @@ def test_correspondence_players_get_an_email_per_round_unless_they_opt_out(
     assert [m.to for m in mail.outbox] == [[ana.email]]
     assert "round 1" in mail.outbox[0].subject
     assert f"/games/{game.pk}/" in mail.outbox[0].body
+    # Turn mails are batched: the next round an interval later gets its own.
+    time_machine.move_to(timezone.now() + datetime.timedelta(minutes=61))
     with django_capture_on_commit_callbacks(execute=True):
         play_turn(game, ana)
         play_turn(game, ben)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime
 import re
+from typing import Any
 
 import pytest
 from django.conf import settings
@@ -113,7 +114,7 @@ def test_signing_up_keeps_the_browser_language(client: Client) -> None:
 
 
 def test_round_emails_are_written_in_each_player_language(
-    django_capture_on_commit_callbacks: object,
+    django_capture_on_commit_callbacks: object, time_machine: Any
 ) -> None:
     anna = UserFactory(username="anna", language="de")
     bob = UserFactory(username="bob", language="")
@@ -129,6 +130,8 @@ def test_round_emails_are_written_in_each_player_language(
     assert "June 11, 2026" in english.body
 
     mail.outbox.clear()
+    # Past the turn mails' batching interval, the next round has a mail of its own.
+    time_machine.move_to(datetime.datetime(2026, 6, 10, 14, tzinfo=datetime.UTC))
     with django_capture_on_commit_callbacks(execute=True):  # type: ignore[operator]
         play_turn(game, anna)
         play_turn(game, bob)

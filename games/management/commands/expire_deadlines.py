@@ -1,4 +1,5 @@
-"""Time out players whose round deadline has passed; run it from a scheduler (cron)."""
+"""Time out players whose round deadline has passed, and send the turn mails whose batching
+interval has passed; run it from a scheduler (cron)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
-from games import services
+from games import mail, services
 
 
 class Command(BaseCommand):
@@ -18,3 +19,6 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         count = services.expire_deadlines()
         self.stdout.write(f"{count} game(s) had players time out.")
+        # Where the task backend cannot wait for a turn mail's interval, this sends it.
+        mailed = mail.turn_mails_due()
+        self.stdout.write(f"{mailed} player(s) had a turn mail due.")
