@@ -1,6 +1,7 @@
 """The first game's pages. Thin: read the request, ask the lesson's judge, render.
 
-Progress lives in the session (no account needed): the numbers of the steps passed.
+Progress lives in a signed cookie (no account, no session row): the numbers of the steps
+passed, for signed-in learners too.
 Nothing is stored but a passed step, so a refused or malformed action changes nothing.
 """
 
@@ -13,16 +14,16 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 from django_htmx.http import replace_url
 
-from accounts.http import HtmxHttpRequest
+from accounts.http import HtmxHttpRequest, read_numbers_cookie, write_numbers_cookie
 from games.boardview import Draft, landscape_view, round_view
 from learn.lessons import STEPS, Step, Verdict
 
-SESSION_KEY = "learn_passed"
+COOKIE = "learn_passed"
 
 
 def _passed(request: HtmxHttpRequest) -> set[int]:
-    stored = request.session.get(SESSION_KEY, [])
-    return {n for n in stored if isinstance(n, int)} if isinstance(stored, list) else set()
+    steps = {s.number for s in STEPS}
+    return {n for n in read_numbers_cookie(request, COOKIE) if n in steps}
 
 
 def _next_url(passed: set[int]) -> str:
@@ -62,12 +63,12 @@ def step(request: HtmxHttpRequest, number: int) -> HttpResponse:
     except ValueError as error:
         return HttpResponse(str(error), status=400, content_type="text/plain")
     verdict = lesson.judge(turn)
-    if verdict.passed:
-        passed = _passed(request) | {lesson.number}
-        request.session[SESSION_KEY] = sorted(passed)
+    passed = _passed(request) | ({lesson.number} if verdict.passed else set())
     # A refused move stays on the board (and in the address) to be turned or moved.
     kept = Draft() if verdict.passed else draft
-    response = _render(request, lesson, kept, verdict=verdict)
+    response = _render(request, lesson, kept, verdict=verdict, passed=passed)
+    if verdict.passed:
+        write_numbers_cookie(response, COOKIE, sorted(passed))
     if not verdict.legal:
         response.status_code = 422
     url = reverse("learn:step", args=[lesson.number])
@@ -81,8 +82,9 @@ def _render(
     *,
     verdict: Verdict | None = None,
     shown: bool = False,
+    passed: set[int] | None = None,
 ) -> HttpResponse:
-    passed = _passed(request)
+    passed = _passed(request) if passed is None else passed
     context: dict[str, object] = {
         "lesson": lesson,
         "steps": STEPS,

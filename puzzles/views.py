@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 import rules
-from accounts.http import HtmxHttpRequest
+from accounts.http import HtmxHttpRequest, read_numbers_cookie, write_numbers_cookie
 from games import analysis
 from games.boardview import BoardView, Draft, landscape_view, round_view
 from games.daily import today
@@ -22,10 +22,10 @@ from puzzles import selectors, services
 from puzzles.models import Attempt, Puzzle, PuzzlePlayer
 from puzzles.positions import NEAR_MISS, Grade, Position
 
-#: Puzzles answered signed out this session (their solutions shown), skipped by the next
-#: one. The session and this list outlive signing in (``login`` cycles the key, keeping its
-#: data): an answer to one of them once signed in is not rated.
-SEEN_KEY = "puzzles_seen"
+#: Puzzles answered signed out in this browser (their solutions shown), skipped by the next
+#: one. Kept in a signed cookie, not the session (a visitor's POST adds no session row); it
+#: outlives signing in: an answer to one of them once signed in is not rated.
+SEEN_COOKIE = "puzzles_seen"
 MAX_SEEN = 200
 
 
@@ -94,8 +94,6 @@ def answer(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         return _page(request, puzzle, player, kind="one", error=error.messages[0], status=400)
     except PermissionDenied as error:
         return _page(request, puzzle, player, kind="one", error=str(error), status=403)
-    if not request.user.is_authenticated:
-        request.session[SEEN_KEY] = [*_seen(request), puzzle.pk][-MAX_SEEN:]
     result = _result(
         given.puzzle,
         selectors.position_of(puzzle),
@@ -110,12 +108,15 @@ def answer(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         show_best=request.user.is_authenticated or given.grade == Grade.SOLVED,
     )
     player = selectors.player_of(request.user)
-    return _page(request, given.puzzle, player, kind="one", result=result)
+    response = _page(request, given.puzzle, player, kind="one", result=result)
+    if not request.user.is_authenticated:
+        seen = [pk for pk in _seen(request) if pk != puzzle.pk]
+        write_numbers_cookie(response, SEEN_COOKIE, [*seen, puzzle.pk][-MAX_SEEN:])
+    return response
 
 
 def _seen(request: HtmxHttpRequest) -> list[int]:
-    seen = request.session.get(SEEN_KEY, [])
-    return [pk for pk in seen if isinstance(pk, int)] if isinstance(seen, list) else []
+    return read_numbers_cookie(request, SEEN_COOKIE)[-MAX_SEEN:]
 
 
 def _page(

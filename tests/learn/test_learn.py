@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.contrib.sessions.models import Session
 from django.test import Client
 from django.urls import reverse
 from django.utils import translation
@@ -57,7 +58,10 @@ def test_every_step_is_passed_by_its_expected_action_up_to_the_finish_page(clien
         html = response.content.decode()
         assert _explanation(html).startswith("Right!"), _explanation(html)
         assert 'data-testid="next"' in html
-    assert client.session["learn_passed"] == [s.number for s in STEPS]
+    # Progress is in a signed cookie, not a session row.
+    assert client.cookies["learn_passed"]["samesite"] == "Lax"
+    assert client.cookies["learn_passed"]["httponly"]
+    assert "learn_passed" not in client.session
     # The last step's "Finish" leads to the finish page, which counts every step done.
     finish = client.get(reverse("learn:finish")).content.decode()
     assert f"Steps done: {len(STEPS)} of {len(STEPS)}." in finish
@@ -90,7 +94,7 @@ def test_a_wrong_action_is_refused_with_an_explanation_and_the_step_stays(
     assert "card--draft" in html
     wrong = Draft.from_turn(_wrong_turn(step))
     assert response["HX-Replace-Url"] == f"{_url(step)}?{wrong.params()}"
-    assert "learn_passed" not in client.session
+    assert "learn_passed" not in client.cookies
 
 
 def test_the_refusal_names_what_is_wrong() -> None:
@@ -212,14 +216,14 @@ def test_hostile_input_is_refused_and_nothing_is_stored(
     url = reverse("learn:step", args=[1])
     assert client.post(url, data).status_code == 400
     assert client.get(url, data).status_code in (200, 400)
-    assert "learn_passed" not in client.session
+    assert "learn_passed" not in client.cookies
 
 
 def test_an_illegal_slot_is_refused_as_a_rule(client: Client) -> None:
     response = client.post(reverse("learn:step", args=[1]), {"rot": "0", "at": "5,5"})
     assert response.status_code == 422
     assert "The card cannot go there." in _explanation(response.content.decode())
-    assert "learn_passed" not in client.session
+    assert "learn_passed" not in client.cookies
 
 
 def test_the_menu_and_the_front_page_lead_to_the_first_game(client: Client) -> None:
@@ -235,3 +239,29 @@ def test_the_finish_page_says_so_when_steps_are_left_and_links_the_next_one(
     assert "You have played the first game" not in finish
     assert f"Steps done: 0 of {len(STEPS)}." in finish
     assert f'href="{reverse("learn:step", args=[1])}" data-testid="continue"' in finish
+
+
+def test_cookieless_passed_steps_add_no_session_row() -> None:
+    # A script posting the right answer again and again, without cookies.
+    step = STEPS[0]
+    before = Session.objects.count()
+    for _ in range(10):
+        response = Client().post(_url(step), _fields(step.expected))
+        assert _explanation(response.content.decode()).startswith("Right!")
+    assert Session.objects.count() == before
+    assert response.cookies["learn_passed"].value
+
+
+def test_a_tampered_progress_cookie_is_ignored(client: Client) -> None:
+    client.cookies["learn_passed"] = ",".join(str(s.number) for s in STEPS)
+    finish = client.get(reverse("learn:finish"))
+    assert finish.status_code == 200
+    assert f"Steps done: 0 of {len(STEPS)}." in finish.content.decode()
+    step = STEPS[0]
+    client.post(_url(step), _fields(step.expected))
+    signed = client.cookies["learn_passed"].value
+    # A good signature does not carry over to an edited value.
+    client.cookies["learn_passed"] = signed.replace("1", "1,2,3,4", 1)
+    assert "Steps done: 0 of" in client.get(reverse("learn:finish")).content.decode()
+    client.cookies["learn_passed"] = signed
+    assert "Steps done: 1 of" in client.get(reverse("learn:finish")).content.decode()

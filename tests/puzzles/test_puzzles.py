@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 import time_machine
+from django.contrib.sessions.models import Session
 from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
@@ -198,8 +199,8 @@ def test_a_solution_seen_signed_out_is_not_rated_once_signed_in(
 ) -> None:
     farmed, fresh = puzzles[0], puzzles[1]
     # Signed out, a solve shows the computer's turn (the visitor's own).
-    page = client.post(answer_url(farmed), fields(rules.turn_from_json(farmed.best_turn)))
-    assert 'data-testid="best-board"' in page.content.decode()
+    shown = client.post(answer_url(farmed), fields(rules.turn_from_json(farmed.best_turn)))
+    assert 'data-testid="best-board"' in shown.content.decode()
     signed_in = client.post(
         reverse("account_login"), {"login": user.username, "password": PASSWORD}, follow=True
     )
@@ -332,3 +333,27 @@ def test_the_demo_puzzles_load_once(puzzles: list[Puzzle]) -> None:
     assert count >= len(puzzles) + 20
     call_command("load_demo_puzzles", stdout=io.StringIO())
     assert Puzzle.objects.count() == count
+
+
+def test_cookieless_signed_out_answers_add_no_session_row(puzzles: list[Puzzle]) -> None:
+    puzzle = puzzles[0]
+    best = fields(rules.turn_from_json(puzzle.best_turn))
+    before = Session.objects.count()
+    for _ in range(10):
+        response = Client().post(answer_url(puzzle), best)
+        assert 'data-grade="solved"' in response.content.decode()
+    assert Session.objects.count() == before
+    assert response.cookies["puzzles_seen"]["samesite"] == "Lax"
+
+
+def test_a_tampered_seen_cookie_is_ignored(
+    client: Client, user: User, puzzles: list[Puzzle]
+) -> None:
+    seen = puzzles[0]
+    client.cookies["puzzles_seen"] = f"{seen.pk}:forged:signature"
+    assert client.get(reverse("puzzles:index")).status_code == 200
+    client.force_login(user)
+    page = client.post(answer_url(seen), fields(rules.turn_from_json(seen.best_turn)))
+    assert page.status_code == 200
+    assert 'data-testid="rating-change"' in page.content.decode()
+    assert PuzzlePlayer.objects.get(user=user).rating > 1500
