@@ -24,7 +24,7 @@ from games import analysis
 from games.models import SOLO_RATING_LABELS, BotLevel, Game, Lockstep, Seat
 from games.policy import hint_refusal
 from games.rebuild import game_moves, player_key, rules_game
-from games.selectors import daily_par, lockstep_counts
+from games.selectors import daily_par, lockstep_tally
 
 Point = tuple[int, int]
 
@@ -516,18 +516,21 @@ class LiveTableView:
     waiting: int
     players: int
     back_url: str
+    #: Players who missed a card and so left the deal (one missed card ends a live deal).
+    missed: int = 0
 
 
 def live_table_view(game: Game) -> LiveTableView:
     """What a live table's game shows of the table (``Lockstep``): two counts."""
     table = Lockstep.objects.get(games=game)
-    waiting, players = lockstep_counts(table)
+    tally = lockstep_tally(table)
     return LiveTableView(
         lockstep_id=table.pk,
         deadline=table.deadline,
-        waiting=waiting,
-        players=players,
+        waiting=tally.waiting,
+        players=tally.players,
         back_url=table.back_url,
+        missed=tally.missed,
     )
 
 

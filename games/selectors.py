@@ -254,11 +254,31 @@ def rematch_offer(game: Game) -> Game | None:
 
 def lockstep_counts(table: Lockstep) -> tuple[int, int]:
     """A live table's players still to play the round dealt, and its games in play."""
-    counts = Seat.objects.filter(game__lockstep=table, game__status=Game.Status.ACTIVE).aggregate(
-        players=Count("pk"),
-        waiting=Count("pk", filter=Q(status=Seat.Status.PLAYING, rounds_played__lt=table.round)),
+    counts = lockstep_tally(table)
+    return counts.waiting, counts.players
+
+
+@dataclass(frozen=True)
+class LockstepTally:
+    """A live table's seats: still to play the card dealt, in play, and out on the clock."""
+
+    waiting: int
+    players: int
+    missed: int
+
+
+def lockstep_tally(table: Lockstep) -> LockstepTally:
+    """``lockstep_counts`` and how many players missed a card and left the deal (one query)."""
+    active = Q(game__status=Game.Status.ACTIVE)
+    counts = Seat.objects.filter(game__lockstep=table).aggregate(
+        players=Count("pk", filter=active),
+        waiting=Count(
+            "pk",
+            filter=active & Q(status=Seat.Status.PLAYING, rounds_played__lt=table.round),
+        ),
+        missed=Count("pk", filter=Q(status=Seat.Status.TIMED_OUT)),
     )
-    return counts["waiting"], counts["players"]
+    return LockstepTally(counts["waiting"], counts["players"], counts["missed"])
 
 
 def data_export_of(user: User) -> DataExport | None:

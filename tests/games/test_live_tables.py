@@ -150,6 +150,29 @@ def test_the_clock_times_out_whoever_has_not_played_and_deals_on(
         assert 'data-testid="hand"' in page.content.decode()
 
 
+def test_a_missed_card_is_told_to_its_player_and_to_the_table(
+    players: list[User], committed: Callable[[], Any]
+) -> None:
+    ana, ben, cy = players
+    table, games = seated(players)
+    with committed():
+        play_turn(games[ana.username], ana)
+        play_turn(games[ben.username], ben)
+    assert table.deadline is not None
+    with time_machine.travel(table.deadline + datetime.timedelta(seconds=1), tick=False):
+        late, on_time = Client(), Client()
+        late.force_login(cy)
+        on_time.force_login(ana)
+        with committed():
+            mine = late.get(reverse("games:detail", args=[games[cy.username].pk])).content
+        assert 'data-testid="missed-card"' in mine.decode()
+        assert "You missed card 1" in mine.decode()
+        theirs = on_time.get(reverse("games:detail", args=[games[ana.username].pk])).content
+        assert "1 player missed a card and left the deal." in theirs.decode()
+        # Nobody else is told they missed one.
+        assert 'data-testid="missed-card"' not in theirs.decode()
+
+
 def test_a_table_ends_when_its_last_game_does(
     players: list[User], committed: Callable[[], Any]
 ) -> None:
