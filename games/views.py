@@ -155,7 +155,8 @@ def _page_extras(
         )
     if game.mode == Game.Mode.SOLO:
         standing = selectors.solo_standing(game, seat.user) if seat.user else None
-        if standing is not None and not game.hidden:
+        # A sealed deal's result joins the boards when the tournament ends: no rank yet.
+        if standing is not None and not game.hidden and not policy.is_sealed(game):
             result = game.solo_result
             if result.hidden:
                 extras["hidden_notice"] = _(

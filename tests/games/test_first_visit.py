@@ -176,6 +176,19 @@ def test_the_final_page_offers_play_again_with_the_same_rules_and_the_best(
     assert "A new personal best" in page and "ranks #1" in page
 
 
+def test_a_sealed_deals_final_page_claims_no_best_and_no_rank_yet(
+    user: User, play_rounds: Callable[[Game, int], Game]
+) -> None:
+    # A tournament's deal joins the boards when its seal lifts: until then its own final
+    # page must not call it a personal best or give it a place on a board.
+    game = services.game_create_solo(user=user, diagonal=True, ferryman=False, seed=4)
+    Game.objects.filter(pk=game.pk).update(sealed_until=timezone.now() + datetime.timedelta(days=1))
+    game = play_rounds(Game.objects.get(pk=game.pk), 16)
+    page = client_for(user).get(detail(game)).content.decode()
+    assert 'data-testid="final-result"' in page
+    assert 'data-testid="personal-best"' not in page and "ranks #" not in page
+
+
 def test_the_final_page_ranks_a_score_among_shown_players_and_the_own_best(user: User) -> None:
     others = UserFactory.create_batch(4)
     for other, score in zip(others, [50, 20, 60, 55], strict=True):
