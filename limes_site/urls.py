@@ -15,6 +15,7 @@ import leaderboards.views
 import limes_site.converters  # noqa: F401
 from accounts.views import language_set
 from api.v1 import api as api_v1
+from limes_site import installable
 from limes_site.observability import health
 
 # A player's pages: their account's, and the public profile, whose view belongs to the
@@ -31,6 +32,10 @@ players = [
 
 urlpatterns = [
     path("health/", health, name="health"),
+    # The site as an installed app (issue 38): the worker's scope is the folder it is in.
+    path("manifest.webmanifest", installable.manifest, name="manifest"),
+    path("sw.js", installable.service_worker, name="service_worker"),
+    path("offline/", installable.offline, name="offline"),
     path("admin/", admin.site.urls),
     path("accounts/", include("allauth.urls")),
     path("players/", include((players, accounts.urls.app_name))),

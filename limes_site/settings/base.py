@@ -361,6 +361,11 @@ LIMES_ORM_INTERNALS = True
 # which production requires; set it to keep the days' cards when SECRET_KEY is rotated.
 LIMES_DAILY_SECRET = os.environ.get("LIMES_DAILY_SECRET", "")
 
+# The release's name, for the service worker's cache of static files (limes_site.installable):
+# a new name makes browsers install the new worker. Empty: a hash of the static files, the
+# same on every server built from the same code.
+LIMES_RELEASE = os.environ.get("LIMES_RELEASE", "")
+
 # -- Operations: request logs, error reports ---------------------------------------------
 # (kept together so that other settings blocks can change without touching this one)
 
