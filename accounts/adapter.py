@@ -9,6 +9,7 @@ from allauth.mfa.models import Authenticator
 from django.conf import settings
 from django.contrib.auth import logout
 from django.contrib.auth.base_user import AbstractBaseUser
+from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.forms import Form
 from django.http import HttpRequest, HttpResponse
@@ -98,11 +99,33 @@ class MFAAdapter(DefaultMFAAdapter):  # type: ignore[misc]
         return bool(others.exclude(type=Authenticator.Type.RECOVERY_CODES).exists())
 
 
+def ban_memo(user: User) -> dict[str, str | None]:
+    """What the banned page shows of a ban: its reason and its end."""
+    return {
+        "reason": user.ban_reason,
+        "until": user.banned_until.isoformat() if user.banned_until else None,
+    }
+
+
 def remember_ban(request: HttpRequest, user: User) -> None:
     """Sign the banned player out, keeping the ban's reason and end for the page that follows."""
     logout(request)
     # After logout, which flushes the session.
-    request.session[BAN_SESSION_KEY] = {
-        "reason": user.ban_reason,
-        "until": user.banned_until.isoformat() if user.banned_until else None,
-    }
+    request.session[BAN_SESSION_KEY] = ban_memo(user)
+
+
+#: A session ended by a ban leaves, under its old key, what its browser is to be told.
+FAREWELL_PREFIX = "session-farewell:"
+FAREWELL_SECONDS = 30 * 24 * 3600
+
+
+def farewell_take(request: HttpRequest) -> dict[str, str | None] | None:
+    """The ban memo left for this browser's ended session (``user_sessions_end``), once."""
+    key = request.COOKIES.get(settings.SESSION_COOKIE_NAME, "")
+    if not key or len(key) > 64 or not key.isalnum():
+        return None
+    memo = cache.get(FAREWELL_PREFIX + key)
+    if memo is None:
+        return None
+    cache.delete(FAREWELL_PREFIX + key)
+    return memo if isinstance(memo, dict) else None

@@ -10,13 +10,14 @@ from allauth.usersessions.models import UserSession
 from django.conf import settings
 from django.contrib.sessions.models import Session
 from django.core import signing
+from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from accounts.adapter import DELETED_USERNAME_PREFIX
+from accounts.adapter import DELETED_USERNAME_PREFIX, FAREWELL_PREFIX, FAREWELL_SECONDS
 from accounts.models import User, Vacation
 from accounts.selectors import vacation_current, vacation_days_used
 from accounts.signals import user_deleting
@@ -114,12 +115,13 @@ def _free_deleted_username(user: User) -> str:
     return candidate
 
 
-def user_sessions_end(*, user: User) -> int:
+def user_sessions_end(*, user: User, farewell: dict[str, str | None] | None = None) -> int:
     """End every session ``user`` is signed in with, on every device: their open pages,
     polls and streams go on only as a signed-out visitor's. How many were ended.
 
     For a ban or a deleted account. Each session goes from the cache as well as the
-    database (a cached session would outlive its row).
+    database (a cached session would outlive its row). ``farewell`` (a ban's memo) is
+    kept a while under each ended key, for the next page of that browser to say why.
     """
     keys = set(UserSession.objects.filter(user=user).values_list("session_key", flat=True))
     # Sessions from before allauth kept its list: keyed by an opaque id, so the user's own
@@ -134,6 +136,8 @@ def user_sessions_end(*, user: User) -> int:
     for key in keys:
         store(session_key=key).delete()
     UserSession.objects.filter(user=user).delete()
+    if farewell is not None and keys:
+        cache.set_many({FAREWELL_PREFIX + key: farewell for key in keys}, FAREWELL_SECONDS)
     return len(keys)
 
 

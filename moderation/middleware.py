@@ -17,7 +17,7 @@ from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django_htmx.http import HttpResponseClientRedirect
 
-from accounts.adapter import remember_ban
+from accounts.adapter import BAN_SESSION_KEY, farewell_take, remember_ban
 from accounts.models import User
 
 
@@ -54,6 +54,12 @@ class ModerationMiddleware:
                 and request.path.startswith(reverse("admin:index"))
             ):
                 return _staff_second_factor(request, user)
+        elif request.COOKIES.get(settings.SESSION_COOKIE_NAME):
+            # A session a ban ended (``user_sessions_end``): its browser is told why, once.
+            memo = farewell_take(request)
+            if memo is not None:
+                request.session[BAN_SESSION_KEY] = memo
+                return _redirect(request, reverse("moderation:banned"))
         return None
 
 

@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 import games.services
 import leaderboards.services
 import tournaments.services
-from accounts.adapter import AccountAdapter
+from accounts.adapter import AccountAdapter, ban_memo
 from accounts.models import Notification, User
 from accounts.services import user_sessions_end
 from games.models import Game, SoloResult
@@ -79,7 +79,7 @@ def user_ban(
     user.save(update_fields=["banned_until", "ban_reason"])
     resigned = games.services.user_resign_everywhere(user=user)
     # Signed out everywhere: no page, poll or stream of theirs goes on as theirs.
-    user_sessions_end(user=user)
+    user_sessions_end(user=user, farewell=ban_memo(user))
     # While banned, the player leaves the standings of the tournaments they entered.
     tournaments.services.player_standings_changed(user=user)
     _audit(

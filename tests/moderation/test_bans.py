@@ -84,6 +84,26 @@ def test_a_ban_ends_every_session_of_the_player_on_every_device(
     assert "Abuse" in sign_in(phone, player)
 
 
+def test_a_banned_players_next_page_says_why_though_their_session_is_gone(
+    moderator: User, player: User
+) -> None:
+    phone = Client()
+    phone.force_login(player)
+    until = timezone.now() + datetime.timedelta(days=7)
+    services.user_ban(moderator=moderator, user=player, reason="Insults in chat", until=until)
+    page = phone.get(reverse("games:lobby"), follow=True)
+    assert page.redirect_chain[-1][0] == reverse("moderation:banned")
+    assert 'data-testid="ban-notice"' in page.content.decode()
+    assert "Insults in chat" in page.content.decode()
+    assert not get_user(phone).is_authenticated
+    # Told once: the next page is a visitor's.
+    assert phone.get(reverse("games:lobby")).status_code == 200
+    # A stranger's cookie naming no ended session is told nothing.
+    stranger = Client()
+    stranger.cookies["sessionid"] = "x" * 32
+    assert stranger.get(reverse("games:lobby")).status_code == 200
+
+
 def test_a_banned_players_open_stream_ends(
     moderator: User, player: User, monkeypatch: pytest.MonkeyPatch
 ) -> None:
