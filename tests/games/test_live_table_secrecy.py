@@ -65,8 +65,12 @@ def record_cards(record: dict[str, Any]) -> list[int]:
     return list(record["cards"])
 
 
-def exported_record(client: Client, game: Game) -> dict[str, Any]:
+def exported_record(client: Client, game: Game, committed: Callable[[], Any]) -> dict[str, Any]:
+    # Prepared by the task worker (the tests' queue runs it at once), then downloaded.
+    with committed():
+        assert client.post(reverse("accounts:data_export_prepare")).status_code == 302
     response = client.get(reverse("accounts:data_export"))
+    assert response["Content-Type"] == "application/zip"
     archive = zipfile.ZipFile(io.BytesIO(response.getvalue()))
     record: dict[str, Any] = json.loads(archive.read(f"games/limes-game-{game.pk}.json"))
     return record
@@ -114,7 +118,7 @@ def test_a_player_who_has_played_the_tables_card_finds_the_next_nowhere(
     api = client.get(f"/api/v1/games/{game.pk}/", headers={"Authorization": f"Bearer {secret}"})
     assert record_cards(api.json()["record"]) == [first]
     assert record_cards(ndjson_record(client, secret, game)) == [first]
-    assert record_cards(exported_record(client, game)) == [first]
+    assert record_cards(exported_record(client, game, committed)) == [first]
     # A hint would be the computer's turn with the next card: there is none to ask for.
     hint = client.post(reverse("games:hint", args=[game.pk]), **HTMX)
     assert_hidden(hint.content.decode(), second)
@@ -170,7 +174,7 @@ def test_a_player_who_leaves_before_the_deal_takes_no_next_card_with_them(
 
     record = client.get(reverse("games:record", args=[game.pk])).json()
     assert record_cards(record) == [first]
-    assert record_cards(exported_record(client, game)) == [first]
+    assert record_cards(exported_record(client, game, committed)) == [first]
     secret = token_create(user=ana, name="probe").secret
     assert record_cards(ndjson_record(client, secret, game)) == [first]
     assert_hidden(client.get(reverse("games:detail", args=[game.pk])).content.decode(), second)

@@ -39,6 +39,8 @@ SAME_WORDS = {
 # A finished game's share box: an image format's name, and two French words spelt as English.
 NAMES |= {"svg"}
 SAME_WORDS["fr"] |= {"image", "web"}
+# Vacation: a clock that "steht still" (stands still) in German.
+SAME_WORDS["de"] |= {"still"}
 
 
 class Text(HTMLParser):

@@ -81,14 +81,17 @@ def test_the_score_chart_draws_each_game_over_the_tables_bands(client: Client, u
     assert "<title>52 · " in chart
     # The x axis is dated: the first and the last game's day at least.
     assert chart.count('class="date-tick"') >= 2
-    # Drawn by the server: the page's only scripts are every page's (the site's menu, htmx,
-    # its server-push extension and hook, translations); none draws a chart.
+    # Drawn by the server: the page's only scripts are every page's (the service worker's
+    # registration, the site's menu, htmx, its server-push extension and hook, the live
+    # challenges' title signal, translations); none draws a chart.
     scripts = re.findall(r"<script[^>]*>", page)
     assert [re.search(r'src="([^"]+)"', tag).group(1) for tag in scripts] == [  # type: ignore[union-attr]
+        "/static/js/install.js",
         "/static/js/site.js",
         "/static/vendor/htmx.min.js",
         "/static/vendor/sse.min.js",
         "/static/js/push.js",
+        "/static/js/alerts.js",
         "/jsi18n/",
     ]
 
