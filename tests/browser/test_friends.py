@@ -108,7 +108,8 @@ def test_a_live_challenge_goes_from_sending_to_the_first_card_on_both_screens(
                 "ben challenges you to a live game, 1 minute a round.", timeout=15_000
             )
             expect(ana).to_have_title(f"(!) {title}")
-            expect(ana.locator("[data-testid=nav-notifications] .badge")).to_have_text(str(run + 1))
+            # One unread notice: the same ask again while the first is unread is no news.
+            expect(ana.locator("[data-testid=nav-notifications] .badge")).to_have_text("1")
             if run == 0:
                 ana.screenshot(path=str(artifacts / "live-challenge-alert.png"), full_page=True)
 
