@@ -129,7 +129,7 @@ def test_a_finished_live_deal_leads_both_players_to_the_next_without_a_reload(
         # Ben's page, finished first, hears of it too: deal 2 is announced. (His deal's
         # comparison fills when the tournament ends: a sealed deal's results count on no
         # table before; the standings compare those who finished it.)
-        expect(ben.locator("[data-testid=next-game]")).to_be_visible()
+        expect(ben.locator("[data-testid=next-game]")).to_be_visible(timeout=15_000)
         # After the break both are on the next deal's first card, without a reload.
         for page, user in ((ana, users[0]), (ben, users[1])):
             page.wait_for_url(f"{base}/games/{game(user, 2).pk}/", timeout=30_000)
