@@ -42,6 +42,7 @@ from api.schemas import (
     StatisticsOut,
 )
 from api.tournaments import router as tournaments_router
+from core.links import Link
 from games import selectors as game_selectors
 from games.daily import today
 from games.models import Game, Ruleset
@@ -124,21 +125,17 @@ api = _Api(
 
 
 class _Urls:
-    """URLs for many objects from one reverse() each (a stand-in id replaced)."""
-
-    _ID = 987654321987
+    """Absolute URLs for many objects, from one ``reverse()`` per route (``core.links``)."""
 
     def __init__(self, request: HttpRequest) -> None:
         self.request = request
-        self._templates: dict[str, tuple[str, str]] = {}
+        self._links: dict[str, Link] = {}
 
     def of(self, name: str, pk: int) -> str:
-        parts = self._templates.get(name)
-        if parts is None:
-            path = reverse(name, args=[self._ID])
-            before, _id, after = self.request.build_absolute_uri(path).partition(str(self._ID))
-            parts = self._templates[name] = (before, after)
-        return f"{parts[0]}{pk}{parts[1]}"
+        link = self._links.get(name)
+        if link is None:
+            link = self._links[name] = Link(name, build=self.request.build_absolute_uri)
+        return link(pk)
 
     def absolute(self, name: str, *args: Any) -> str:
         return self.request.build_absolute_uri(reverse(name, args=args))

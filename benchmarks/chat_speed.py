@@ -37,11 +37,11 @@ def run(games: int, polls: int) -> None:
     from django.urls import reverse
 
     from accounts.models import User
+    from core.tokens import chat_token
     from games import services
     from games.models import Game
     from social import selectors
     from social.models import ChatMessage
-    from social.views import chat_token
 
     password = "pw-limes-bench-1"
     users = [

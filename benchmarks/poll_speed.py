@@ -38,9 +38,9 @@ def run(games: int, polls: int) -> None:
 
     import rules
     from accounts.models import User
+    from core.tokens import poll_token
     from games import rebuild, selectors, services
     from games.models import Game
-    from games.views import poll_token
 
     password = "pw-limes-bench-1"
     users = []

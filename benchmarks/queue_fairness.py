@@ -52,6 +52,7 @@ def _queue_empty(started: float, limit: float) -> float | None:
 
 
 def _open_bot_game(user: object, levels: list[str]) -> int | None:
+    from core.errors import ActionRefused
     from games import services
     from games.models import Game
 
@@ -62,7 +63,7 @@ def _open_bot_game(user: object, levels: list[str]) -> int | None:
             pace=Game.Pace.LIVE,
             bots=levels,
         )
-    except services.ActionRefused:
+    except ActionRefused:
         return None
     return game.pk
 

@@ -27,6 +27,7 @@ from django.utils.translation import gettext as _
 import rules
 from accounts.models import User
 from accounts.selectors import vacation_paused
+from core.errors import ActionRefused
 from games import export, mail, push, taskqueue, tasks, throttle
 from games.analysis import assess_seat
 from games.daily import daily_seed, today
@@ -56,18 +57,6 @@ from games.rebuild import (
 )
 from games.selectors import lockstep_counts
 from games.signals import game_finished, lockstep_finished
-
-
-class ActionRefused(ValidationError):
-    """A request the server will not carry out; the message says why. Nothing was written.
-
-    ``status`` is the HTTP status a view answers with: 400 for a request that can never
-    succeed, 409 for one the game's state refuses now.
-    """
-
-    def __init__(self, message: str, *, status: int = 400) -> None:
-        super().__init__(message)
-        self.status = status
 
 
 class MoveRejected(ActionRefused):

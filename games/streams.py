@@ -57,15 +57,14 @@ from django.http import (
 )
 from django.http.response import HttpResponseBase
 from django.utils import timezone
-from django.utils.crypto import constant_time_compare
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 
+from core import tokens
 from games import push
 from games.decorators import poll
 from games.pollstate import PollState, poll_state
 from games.throttle import client_address
-from games.views import poll_token
 
 logger = logging.getLogger(__name__)
 
@@ -527,8 +526,8 @@ def pushes(request: HttpRequest) -> bool:
 @poll
 async def game_stream(request: HttpRequest, pk: int) -> HttpResponseBase:
     """The game's events, for a page drawn for this session (its poll token ``t``)."""
-    session = request.COOKIES.get(settings.SESSION_COOKIE_NAME, "")
-    if not constant_time_compare(request.GET.get("t", ""), poll_token(pk, session)):
+    session = tokens.session_cookie(request)
+    if not tokens.is_valid(request.GET.get("t", ""), tokens.Scope.GAME, session, pk):
         # As the poll: without a page drawn for this session, the game is missing. A bare
         # answer (a browser's EventSource shows no page): no session, menu or query.
         return HttpResponseNotFound(_("No such game."), content_type="text/plain")

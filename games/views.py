@@ -5,7 +5,6 @@ from __future__ import annotations
 import datetime
 from urllib.parse import quote
 
-from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -20,7 +19,6 @@ from django.http import (
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.crypto import constant_time_compare, salted_hmac
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
@@ -29,6 +27,8 @@ from django_htmx.http import HttpResponseClientRedirect, HttpResponseClientRefre
 import rules
 from accounts.http import AuthenticatedHttpRequest, HtmxHttpRequest
 from accounts.selectors import vacations_until
+from core import tokens
+from core.errors import ActionRefused
 from games import analysis, export, framing, policy, rebuild, selectors, services, throttle
 from games.boardview import Draft, game_page, replay_page
 from games.decorators import poll
@@ -69,7 +69,7 @@ def game_new(request: AuthenticatedHttpRequest) -> HttpResponse:
             diagonal=form.cleaned_data["diagonal"],
             ferryman=form.cleaned_data["ferryman"],
         )
-    except services.ActionRefused as error:
+    except ActionRefused as error:
         messages.error(request, error.messages[0])
         return redirect("games:home")
     return redirect("games:detail", pk=game.pk)
@@ -129,7 +129,7 @@ def _render_game(
         )
         context["shareable"] = policy.can_share(game, game.seats.all())
         context["away"] = _away(game)
-    context["poll_token"] = poll_token(game.pk, _session_cookie(request))
+    context["poll_token"] = tokens.poll_token(game.pk, tokens.session_cookie(request))
     return render(request, template, context, status=status)
 
 
@@ -212,20 +212,6 @@ def _play_again(game: Game, seat: Seat) -> dict[str, object] | None:
     }
 
 
-def poll_token(pk: int, session_cookie: str) -> str:
-    """What a game page gives its polls to show it was drawn for this browser session.
-
-    A poll that finds nothing new must not load the session, yet must not tell anyone
-    else that the game exists or how far it is: the token, checked without a query,
-    proves that the permission check of the page already let this session watch.
-    """
-    return salted_hmac("games.poll", f"{pk}:{session_cookie}").hexdigest()[:32]
-
-
-def _session_cookie(request: HtmxHttpRequest) -> str:
-    return request.COOKIES.get(settings.SESSION_COOKIE_NAME, "")
-
-
 def _total(state: rules.Game, seat: Seat | None) -> int | None:
     if seat is None:
         return None
@@ -252,7 +238,7 @@ def game_play(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         )
     except Game.DoesNotExist:
         raise Http404(_("No such game.")) from None
-    except services.ActionRefused as error:
+    except ActionRefused as error:
         return _rejected(request, pk, error.messages[0], error.status)
     except PermissionDenied:
         return _rejected(request, pk, _("You do not play in this game."), 403)
@@ -355,7 +341,7 @@ def data_export_prepare(request: AuthenticatedHttpRequest) -> HttpResponse:
     """Ask the task worker for the player's zip."""
     try:
         services.data_export_request(user=request.user)
-    except services.ActionRefused as error:
+    except ActionRefused as error:
         return _data_export_render(request, error=error.messages[0], status=error.status)
     if request.htmx:
         return _data_export_render(request)
@@ -446,7 +432,7 @@ def game_new_multi(request: AuthenticatedHttpRequest) -> HttpResponse:
             ferryman=form.cleaned_data["ferryman"],
             bots=form.bot_levels,
         )
-    except services.ActionRefused as error:
+    except ActionRefused as error:
         messages.error(request, error.messages[0])
         return redirect("games:lobby")
     return redirect("games:detail", pk=game.pk)
@@ -463,7 +449,7 @@ def game_add_bot(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         return redirect("games:detail", pk=pk)
     try:
         services.seat_add_bot(game=game, user=request.user, level=form.cleaned_data["level"])
-    except (services.ActionRefused, PermissionDenied) as error:
+    except (ActionRefused, PermissionDenied) as error:
         messages.error(request, _message(error))
     return redirect("games:detail", pk=pk)
 
@@ -475,7 +461,7 @@ def game_remove_bot(request: AuthenticatedHttpRequest, pk: int, seat_pk: int) ->
     game = get_object_or_404(Game, pk=pk)
     try:
         services.seat_remove_bot(game=game, user=request.user, seat_id=seat_pk)
-    except (services.ActionRefused, PermissionDenied) as error:
+    except (ActionRefused, PermissionDenied) as error:
         messages.error(request, _message(error))
     return redirect("games:detail", pk=pk)
 
@@ -487,7 +473,7 @@ def game_hint(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     game = get_object_or_404(Game, pk=pk)
     try:
         turn = services.hint_take(game=game, user=request.user)
-    except services.ActionRefused as error:
+    except ActionRefused as error:
         return _rejected(request, pk, error.messages[0], error.status)
     except PermissionDenied:
         return _rejected(request, pk, _("You do not play in this game."), 403)
@@ -508,7 +494,7 @@ def game_rematch(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     game = get_object_or_404(Game, pk=pk)
     try:
         rematch = services.game_rematch(game=game, user=request.user)
-    except (services.ActionRefused, PermissionDenied) as error:
+    except (ActionRefused, PermissionDenied) as error:
         messages.error(request, _message(error))
         return redirect("games:detail", pk=pk)
     return redirect("games:detail", pk=rematch.pk)
@@ -537,7 +523,7 @@ def _act(request: AuthenticatedHttpRequest, pk: int, action: str) -> HttpRespons
     }[action]
     try:
         service(game=game, user=request.user)
-    except services.ActionRefused as error:
+    except ActionRefused as error:
         messages.error(request, error.messages[0])
     except PermissionDenied as error:
         messages.error(request, str(error) or _("You can't do that in this game."))
@@ -603,7 +589,7 @@ def join_by_code(request: AuthenticatedHttpRequest, code: str | None = None) -> 
     if request.method == "POST":
         try:
             services.game_join(game=game, user=request.user, code=code.upper())
-        except (services.ActionRefused, PermissionDenied) as error:
+        except (ActionRefused, PermissionDenied) as error:
             messages.error(request, _message(error))
         return redirect("games:detail", pk=game.pk)
     game = get_object_or_404(selectors.games_with_seats(), pk=game.pk)
@@ -611,7 +597,7 @@ def join_by_code(request: AuthenticatedHttpRequest, code: str | None = None) -> 
 
 
 def _message(error: Exception) -> str:
-    if isinstance(error, services.ActionRefused):
+    if isinstance(error, ActionRefused):
         return str(error.messages[0])
     return str(error)
 
@@ -622,11 +608,11 @@ def game_poll(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 
     The unchanged answer, which almost every poll gets, reads the version from the cache
     (``games.pollstate``), not the database, and does not even load the session; the
-    page's token (``poll_token``) shows that this session may watch the game, and without
-    it the game answers as a missing one.
+    page's token (``core.tokens.poll_token``) shows that this session may watch the game,
+    and without it the game answers as a missing one.
     """
-    if not constant_time_compare(
-        request.GET.get("t", ""), poll_token(pk, _session_cookie(request))
+    if not tokens.is_valid(
+        request.GET.get("t", ""), tokens.Scope.GAME, tokens.session_cookie(request), pk
     ):
         # Without a page drawn for this session, a game is as missing as one that is.
         raise Http404(_("No such game."))

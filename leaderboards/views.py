@@ -6,14 +6,12 @@ from __future__ import annotations
 import datetime
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from urllib.parse import quote
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import reverse
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -23,6 +21,8 @@ import games.selectors
 import games.services
 from accounts.http import AuthenticatedHttpRequest, HtmxHttpRequest
 from accounts.models import User
+from core.errors import ActionRefused
+from core.links import Link
 from games.daily import FIRST_DAY, today
 from games.models import Ruleset
 from leaderboards import charts, selectors
@@ -46,11 +46,6 @@ class ShownRow:
     duplicate: str | None = None
 
 
-# Stand-ins reversed once per page: a page of 50 rows would otherwise reverse 100 URLs,
-# a good part of its server time.
-_NAME, _GAME = "~player~", 987654321987
-
-
 def _shown_rows(
     board: selectors.Board,
     *,
@@ -61,8 +56,8 @@ def _shown_rows(
     bot_score: int | None = None,
     percentages: Mapping[int, Duplicate] | None = None,
 ) -> list[ShownRow]:
-    profile = reverse("accounts:profile", args=[_NAME])
-    replay = reverse("games:replay", args=[_GAME])
+    # Reversed once per page: 50 rows would otherwise reverse 100 URLs (``core.links``).
+    profile, replay = Link("accounts:profile"), Link("games:replay")
     ids = [row.game_id for row in board.rows if row.game_id]
     withheld = selectors.replays_withheld(ids, viewer) if links and ids else set()
     return [
@@ -72,9 +67,9 @@ def _shown_rows(
             own=viewer is not None and row.user_id == viewer.pk,
             value=number_format(shown(row.value), decimal_pos=decimals),
             day=row.at.date().isoformat(),
-            profile_url=profile.replace(_NAME, quote(row.username, safe="!$&'()*+,;=~:@")),
+            profile_url=profile(row.username),
             replay_url=(
-                replay.replace(str(_GAME), str(row.game_id))
+                replay(row.game_id)
                 if links and row.game_id and row.game_id not in withheld
                 else None
             ),
@@ -218,7 +213,7 @@ def daily_abandon(request: AuthenticatedHttpRequest) -> HttpResponse:
         return redirect("leaderboards:daily")
     try:
         games.services.seat_resign(game=attempt.game, user=request.user)
-    except games.services.ActionRefused as error:
+    except ActionRefused as error:
         messages.error(request, error.messages[0])
         return redirect("leaderboards:daily")
     messages.success(request, _("Your attempt is over; its score counts for today."))

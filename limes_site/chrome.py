@@ -15,11 +15,11 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 
 from accounts.models import Notification, User
+from core import tokens
 from games.internals import CountsById
 from games.models import Seat
 from games.selectors import seats_waiting
 from moderation.selectors import notifications_unread
-from social.views import inbox_query
 
 
 @dataclass(frozen=True)
@@ -58,5 +58,5 @@ def menu(request: HttpRequest) -> dict[str, Any]:
         "games_waiting": lambda: counts().games_waiting,
         "unread_notifications": lambda: counts().unread_notifications,
         # The player's challenge stream and poll (social.streams): a token, no query.
-        "challenge_inbox": lambda: inbox_query(request, user.pk),
+        "challenge_inbox": lambda: tokens.inbox_query(request, user.pk),
     }

@@ -12,7 +12,7 @@ from django.http import HttpRequest
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from games.services import ActionRefused
+from core.errors import ActionRefused
 from moderation import services as moderation
 from moderation.admin_actions import ReasonAction, ReasonActionsMixin
 from tournaments import services

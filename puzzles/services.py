@@ -19,10 +19,11 @@ from django.utils.translation import gettext as _
 
 import rules
 from accounts.models import User
+from core.errors import ActionRefused
 from games.models import Game, GameAnalysis, SoloResult
 from games.policy import can_watch
 from games.rebuild import deck, game_moves, move_to_turn
-from games.services import ActionRefused, ensure_not_banned
+from games.services import ensure_not_banned
 from puzzles import glicko, tasks
 from puzzles.models import Attempt, Puzzle, PuzzlePlayer
 from puzzles.positions import Found, Grade, find, grade, positions_of

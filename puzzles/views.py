@@ -14,10 +14,10 @@ from django.views.decorators.http import require_GET, require_POST
 
 import rules
 from accounts.http import HtmxHttpRequest, read_numbers_cookie, write_numbers_cookie
+from core.errors import ActionRefused
 from games import analysis
 from games.boardview import BoardView, Draft, landscape_view, round_view
 from games.daily import today
-from games.services import ActionRefused
 from puzzles import selectors, services
 from puzzles.models import Attempt, Puzzle, PuzzlePlayer
 from puzzles.positions import NEAR_MISS, Grade, Position

@@ -1,6 +1,6 @@
 """Writes for friends, challenges and chat. Keyword-only, one transaction each.
 
-Refusals raise ``PermissionDenied`` (not allowed) or ``games.services.ActionRefused``
+Refusals raise ``PermissionDenied`` (not allowed) or ``core.errors.ActionRefused``
 (with the HTTP status to answer) and leave everything as it was.
 """
 
@@ -24,9 +24,9 @@ import games.mail
 import games.services
 from accounts.models import Notification, User
 from accounts.site_url import site_url
+from core.errors import ActionRefused
 from games import push
 from games.models import Game, Seat
-from games.services import ActionRefused
 from social.models import (
     CHAT_MESSAGE_MAX_LENGTH,
     Block,

@@ -21,11 +21,12 @@ from django.http.response import HttpResponseBase
 from django.utils.translation import gettext as _
 
 from accounts.models import User
+from core import tokens
 from games import push, streams
 from games.decorators import poll
 from social import selectors
 from social.services import CHALLENGES
-from social.views import alerts_unchanged, inbox_user
+from social.views import alerts_unchanged
 
 
 def _state(user_id: int) -> tuple[int, bool] | None:
@@ -82,7 +83,7 @@ def _closing_state(user_id: int) -> tuple[int, bool] | None:
 @poll
 async def challenge_stream(request: HttpRequest) -> HttpResponseBase:
     """The player's events: ``challenges`` with their version, whenever one changes."""
-    user_id = inbox_user(request)
+    user_id = tokens.inbox_user(request)
     if user_id is None:
         # A bare answer (a browser's EventSource shows no page): no session, no query.
         return HttpResponseNotFound(_("No such page."), content_type="text/plain")

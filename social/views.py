@@ -4,17 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.http import Http404, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.crypto import constant_time_compare, salted_hmac
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -22,11 +20,12 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from accounts.http import AuthenticatedHttpRequest, HtmxHttpRequest
 from accounts.models import User
+from core import tokens
+from core.errors import ActionRefused
 from games.decorators import poll
 from games.models import Game, Seat
 from games.policy import seat_of
 from games.selectors import game_with_seats
-from games.services import ActionRefused
 from social import selectors, services
 from social.forms import ChallengeForm, ChatForm, EmailPreferencesForm
 from social.models import QuickPhrase
@@ -151,28 +150,6 @@ def challenge(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     return render(request, template + "#status" if request.htmx else template, context)
 
 
-def inbox_token(user_id: int, session_cookie: str) -> str:
-    """What a signed-in player's pages give their challenge stream and poll: proof that
-    this session is the player's, checked without a query (as ``chat_token``)."""
-    return salted_hmac("social.inbox", f"{user_id}:{session_cookie}").hexdigest()[:32]
-
-
-def inbox_query(request: HttpRequest, user_id: int) -> str:
-    """The query string of the player's challenge stream and poll (``u`` and ``t``)."""
-    session = request.COOKIES.get(settings.SESSION_COOKIE_NAME, "")
-    return f"u={user_id}&t={inbox_token(user_id, session)}"
-
-
-def inbox_user(request: HttpRequest) -> int | None:
-    """The player whose pages ask (``u``), if the token ``t`` is this session's for them."""
-    raw = request.GET.get("u", "")
-    if not (raw.isascii() and raw.isdigit()) or len(raw) > 18:
-        return None
-    user_id = int(raw)
-    expected = inbox_token(user_id, request.COOKIES.get(settings.SESSION_COOKIE_NAME, ""))
-    return user_id if constant_time_compare(request.GET.get("t", ""), expected) else None
-
-
 def alerts_unchanged(known: str, version: int, shown: bool) -> bool:
     """Whether a page that knows version ``known`` ("" for a page drawn without live
     challenges) shows what it should: ``shown`` says whether there is any to show."""
@@ -189,7 +166,7 @@ def challenge_alerts(request: HtmxHttpRequest) -> HttpResponse:
     Asked when the player's stream says a challenge changed, or every few seconds while
     it is down. Loads no session: the token ``t`` shows this session is player ``u``'s.
     """
-    user_id = inbox_user(request)
+    user_id = tokens.inbox_user(request)
     if user_id is None:
         return HttpResponseBadRequest(_("The request could not be read."))
     user = User.objects.filter(pk=user_id, deleted_at__isnull=True).first()
@@ -202,7 +179,7 @@ def challenge_alerts(request: HtmxHttpRequest) -> HttpResponse:
     context = {
         "live_challenges": live,
         "challenges_version": version,
-        "challenge_inbox": inbox_query(request, user_id),
+        "challenge_inbox": tokens.inbox_query(request, user_id),
         "alerts_poll_seconds": ALERTS_POLL_SECONDS,
         # The menu's badge counts the challenge's notification too.
         "unread_notifications": selectors.notifications_unread_count(user) if live else 0,
@@ -246,16 +223,6 @@ def _message(error: ActionRefused | PermissionDenied) -> str:
 # The chat panel
 
 
-def chat_token(game_id: int, session_cookie: str, user_id: int) -> str:
-    """What the panel gives its polls: proof that this session's page may read the chat,
-    and of whose panel it is, checked without a query."""
-    return salted_hmac("social.chat", f"{game_id}:{session_cookie}:{user_id}").hexdigest()[:32]
-
-
-def _session_cookie(request: HtmxHttpRequest) -> str:
-    return request.COOKIES.get(settings.SESSION_COOKIE_NAME, "")
-
-
 #: The largest id PostgreSQL's bigint holds: a bigger number in the address is no game.
 MAX_ID = 2**63 - 1
 
@@ -273,7 +240,7 @@ def _readable(request: HtmxHttpRequest, pk: int) -> tuple[Game, Seat | None, Use
 def _panel_context(
     request: HtmxHttpRequest, game: Game, seat: Seat | None, user: User
 ) -> dict[str, object]:
-    token = chat_token(game.pk, _session_cookie(request), user.pk)
+    token = tokens.chat_token(game.pk, tokens.session_cookie(request), user.pk)
     muted = selectors.chat_mute_in_force(user) if seat is not None else None
     return {
         "game": game,
@@ -355,8 +322,8 @@ def chat_poll(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     user_id = int(raw_user)
     if pk > MAX_ID:
         raise Http404(_("No such game."))
-    expected = chat_token(pk, _session_cookie(request), user_id)
-    if not constant_time_compare(request.GET.get("t", ""), expected):
+    session = tokens.session_cookie(request)
+    if not tokens.is_valid(request.GET.get("t", ""), tokens.Scope.CHAT, session, pk, user_id):
         raise Http404(_("No such game."))
     # The panel is open: its player is not away (see services._notify_away).
     cache.set(selectors.presence_key(pk, user_id), 1, selectors.PRESENCE_SECONDS)

@@ -1,6 +1,6 @@
 """Writes of tournaments: creating one, entering, playing a deal, disqualifying.
 
-Refusals raise ``games.services.ActionRefused`` (or ``PermissionDenied``) and leave
+Refusals raise ``core.errors.ActionRefused`` (or ``PermissionDenied``) and leave
 everything as it was; every function is one transaction. ``game_finished`` receives
 ``games.signals.game_finished`` and marks the standings of a tournament game as changed.
 """
@@ -20,10 +20,10 @@ from django.utils.translation import gettext as _
 
 import rules
 from accounts.models import Notification, User
+from core.errors import ActionRefused
 from games import push
 from games.models import Game, Lockstep, Ruleset, Seat, SoloResult
 from games.services import (
-    ActionRefused,
     ensure_not_banned,
     game_create_solo,
     lockstep_create,

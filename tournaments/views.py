@@ -5,7 +5,6 @@ from __future__ import annotations
 import datetime
 from collections.abc import Sequence
 from dataclasses import dataclass
-from urllib.parse import quote
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -13,14 +12,14 @@ from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import reverse
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts.http import AuthenticatedHttpRequest, HtmxHttpRequest
 from accounts.models import User
-from games.services import ActionRefused
+from core.errors import ActionRefused
+from core.links import Link
 from tournaments import selectors, services
 from tournaments.models import Tournament
 
@@ -43,8 +42,6 @@ class ShownStanding:
     cells: list[str]
 
 
-# A stand-in reversed once per page instead of one reverse() per row.
-_NAME = "~player~"
 PENDING = "…"
 
 
@@ -81,7 +78,7 @@ def _shown(
     viewer: User | None,
     standings: Standings,
 ) -> list[ShownStanding]:
-    profile = reverse("accounts:profile", args=[_NAME])
+    profile = Link("accounts:profile")
     shown = []
     for row in rows:
         if isinstance(row, selectors.RunningRow):
@@ -92,7 +89,7 @@ def _shown(
             ShownStanding(
                 rank=row.rank,
                 username=row.username,
-                profile_url=profile.replace(_NAME, quote(row.username, safe="!$&'()*+,;=~:@")),
+                profile_url=profile(row.username),
                 own=viewer is not None and row.user_id == viewer.pk,
                 total=number_format(row.total, decimal_pos=1),
                 played=sum(played),

@@ -11,6 +11,7 @@ from django.test import override_settings
 from django_tasks_db.models import DBTaskResult
 
 from accounts.models import User
+from core.errors import ActionRefused
 from games import services, taskqueue
 from games.models import Game, Move, Seat
 from tests.factories import UserFactory, play_turn
@@ -34,11 +35,11 @@ def _bot_game(user: User, committed: Committed, levels: list[str]) -> Game:
 def test_a_player_has_at_most_a_few_games_with_computers(user: User, committed: Committed) -> None:
     with override_settings(TASKS=DATABASE_QUEUE):
         games = [_bot_game(user, committed, STRONG_SEVEN) for _ in range(services.MAX_BOT_GAMES)]
-        with pytest.raises(services.ActionRefused, match="games with computer players"):
+        with pytest.raises(ActionRefused, match="games with computer players"):
             _bot_game(user, committed, STRONG_SEVEN)
         # Nor by adding a computer to a game waiting for people.
         waiting = services.game_create_multi(user=user, seats_max=3, pace=Game.Pace.LIVE)
-        with pytest.raises(services.ActionRefused, match="games with computer players"):
+        with pytest.raises(ActionRefused, match="games with computer players"):
             services.seat_add_bot(game=waiting, user=user, level="easy")
     assert not waiting.seats.filter(bot_level__gt="").exists()
     assert Game.objects.filter(created_by=user, seats__bot_level__gt="").distinct().count() == 3

@@ -13,6 +13,7 @@ from django.urls import reverse
 
 import rules
 from accounts.models import User
+from core.errors import ActionRefused
 from games import rebuild, services
 from games.models import BotLevel, Game, Move, Seat
 from leaderboards.models import PlayerRating, PlayerResult
@@ -182,9 +183,9 @@ def test_only_the_creator_adds_bots_and_only_known_levels_up_to_a_full_table(
     game = services.game_create_multi(user=user, seats_max=2, pace=Game.Pace.LIVE)
     with pytest.raises(PermissionDenied):
         services.seat_add_bot(game=game, user=rival, level="easy")
-    with pytest.raises(services.ActionRefused):
+    with pytest.raises(ActionRefused):
         services.seat_add_bot(game=game, user=user, level="grandmaster")
-    with pytest.raises(services.ActionRefused):
+    with pytest.raises(ActionRefused):
         services.game_create_multi(
             user=user, seats_max=2, pace=Game.Pace.LIVE, bots=["easy", "easy"]
         )

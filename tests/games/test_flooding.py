@@ -10,6 +10,7 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import User
+from core.errors import ActionRefused
 from games import selectors, services
 from games.models import Game
 from games.services import game_create_daily
@@ -22,7 +23,7 @@ pytestmark = pytest.mark.django_db
 def test_a_player_has_at_most_a_few_games_waiting_for_players(client: Client, user: User) -> None:
     for _ in range(services.MAX_OPEN_GAMES):
         services.game_create_multi(user=user, seats_max=2, pace=Game.Pace.LIVE)
-    with pytest.raises(services.ActionRefused, match="waiting for players"):
+    with pytest.raises(ActionRefused, match="waiting for players"):
         services.game_create_multi(user=user, seats_max=2, pace=Game.Pace.LIVE, listed=False)
     client.force_login(user)
     response = client.post(

@@ -10,6 +10,7 @@ from django.urls import reverse
 from time_machine import TimeMachineFixture
 
 from accounts.models import User
+from core.errors import ActionRefused
 from games import services, throttle
 from games.models import Game
 from tests.factories import UserFactory
@@ -45,7 +46,7 @@ def test_a_refused_hint_changes_nothing(user: User, solo_game: Game) -> None:
     for _ in range(throttle.HINTS_PER_WINDOW):
         services.hint_take(game=solo_game, user=user)
     other_game = services.game_create_solo(user=user)
-    with pytest.raises(services.ActionRefused) as refusal:
+    with pytest.raises(ActionRefused) as refusal:
         services.hint_take(game=other_game, user=user)
     assert refusal.value.status == 429
     other_game.refresh_from_db()

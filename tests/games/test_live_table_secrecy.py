@@ -22,9 +22,9 @@ from django.urls import reverse
 import rules
 from accounts.models import User
 from api.services import token_create
+from core.tokens import poll_token
 from games import boardhtml, rebuild, services
 from games.models import Game, Lockstep
-from games.views import poll_token
 from tests.factories import UserFactory, play_turn, reference_turn_of
 from tests.pages import HTMX, Events, client_for, turn_fields
 

@@ -19,10 +19,10 @@ from django.utils import timezone
 
 import rules
 from accounts.models import User
+from core.tokens import poll_token
 from games import policy, push, services
 from games.models import Game, Lockstep, Seat
 from games.signals import lockstep_finished
-from games.views import poll_token
 from tests.factories import UserFactory, play_turn, reference_turn_of
 from tests.pages import HTMX, Events, turn_fields
 

@@ -10,6 +10,7 @@ import pytest
 from django.utils import timezone
 
 from accounts.models import User
+from core.errors import ActionRefused
 from games import services
 from games.models import Game, Move, Seat
 from tests.factories import UserFactory, reference_turn_of, started_game
@@ -22,10 +23,9 @@ pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
 def run_together(race: Race, *actions: Callable[[], str]) -> list[str]:
     """The actions' outcomes when started at the same instant, sorted."""
-    outcomes = race(*actions, refusals=(services.ActionRefused,))
+    outcomes = race(*actions, refusals=(ActionRefused,))
     return sorted(
-        f"rejected: {o.messages[0]}" if isinstance(o, services.ActionRefused) else o
-        for o in outcomes
+        f"rejected: {o.messages[0]}" if isinstance(o, ActionRefused) else o for o in outcomes
     )
 
 

@@ -14,6 +14,7 @@ from django.utils import timezone
 
 import rules
 from accounts.models import User
+from core.errors import ActionRefused
 from games import rebuild, services
 from games.models import Game, Move, Seat
 from tests.factories import (
@@ -73,7 +74,7 @@ def test_new_game_waits_for_players_with_an_invitation_code(ana: User) -> None:
 def test_bad_game_options_are_refused_and_nothing_is_created(
     ana: User, options: dict[str, Any], message: str
 ) -> None:
-    with pytest.raises(services.ActionRefused, match=message):
+    with pytest.raises(ActionRefused, match=message):
         services.game_create_multi(user=ana, **options)
     assert not Game.objects.exists()
 
@@ -94,7 +95,7 @@ def test_last_seat_taken_starts_the_game(ana: User, ben: User, cy: User) -> None
 
 def test_joining_a_full_or_started_game_is_refused(ana: User, ben: User, cy: User) -> None:
     game = started_game([ana, ben])
-    with pytest.raises(services.ActionRefused, match="already started"):
+    with pytest.raises(ActionRefused, match="already started"):
         services.game_join(game=game, user=cy)
     assert game.seats.count() == 2
 
@@ -118,7 +119,7 @@ def test_invitation_only_game_needs_the_code(ana: User, ben: User, cy: User) -> 
 
 def test_creator_starts_with_two_players_not_one(ana: User, ben: User) -> None:
     game = services.game_create_multi(user=ana, seats_max=4, pace=Game.Pace.LIVE)
-    with pytest.raises(services.ActionRefused, match="at least one other player"):
+    with pytest.raises(ActionRefused, match="at least one other player"):
         services.game_start(game=game, user=ana)
     services.game_join(game=game, user=ben)
     with pytest.raises(PermissionDenied):
@@ -134,14 +135,14 @@ def test_player_leaves_and_creator_cancels_before_the_start(ana: User, ben: User
     services.game_join(game=game, user=ben)
     services.game_leave(game=game, user=ben)
     assert [s.user for s in game.seats.all()] == [ana]
-    with pytest.raises(services.ActionRefused, match="cancel it instead"):
+    with pytest.raises(ActionRefused, match="cancel it instead"):
         services.game_leave(game=game, user=ana)
     with pytest.raises(PermissionDenied):
         services.game_cancel(game=game, user=cy)
     services.game_cancel(game=game, user=ana)
     game.refresh_from_db()
     assert game.status == Game.Status.CANCELLED
-    with pytest.raises(services.ActionRefused, match="cancelled"):
+    with pytest.raises(ActionRefused, match="cancelled"):
         services.game_join(game=game, user=cy)
 
 

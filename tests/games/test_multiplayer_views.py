@@ -18,10 +18,10 @@ from time_machine import TimeMachineFixture
 
 import rules
 from accounts.models import User
+from core.tokens import poll_token
 from games import rebuild, selectors, services, throttle
 from games.models import Game, Move, Seat
 from games.pollstate import poll_state_key
-from games.views import poll_token
 from tests.factories import PASSWORD, UserFactory, play_turn, reference_turn_of, started_game
 from tests.pages import HTMX, turn_fields
 

@@ -14,9 +14,10 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import User
+from core.errors import ActionRefused
+from core.tokens import poll_token
 from games import services
 from games.models import Game
-from games.views import poll_token
 from tests.factories import PASSWORD, UserFactory, play_turn
 
 pytestmark = pytest.mark.django_db
@@ -140,7 +141,7 @@ def test_only_the_players_of_a_finished_multiplayer_game_open_its_rematch(
     with pytest.raises(PermissionDenied):
         services.game_rematch(game=game, user=user)
     solo = services.game_create_solo(user=ana)
-    with pytest.raises(services.ActionRefused):
+    with pytest.raises(ActionRefused):
         services.game_rematch(game=solo, user=ana)
     assert not Game.objects.filter(rematch_of__isnull=False).exists()
     # Asked twice, the rematch is one game.

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from accounts.models import User
+from core.errors import ActionRefused
 from games import services
 from games.models import Game
 from tests.factories import UserFactory, started_game
@@ -27,7 +28,7 @@ def test_two_players_asking_at_once_open_one_rematch(race: Race) -> None:
     def ask(user: User) -> Callable[[], int]:
         return lambda: services.game_rematch(game=game, user=user).pk
 
-    outcomes = race(ask(ana), ask(ben), refusals=(services.ActionRefused,))
+    outcomes = race(ask(ana), ask(ben), refusals=(ActionRefused,))
     rematch = Game.objects.get(rematch_of=game)
     assert outcomes == [rematch.pk, rematch.pk]
     assert sorted(s.user.username for s in rematch.seats.all() if s.user) == ["ana", "ben"]

@@ -23,9 +23,9 @@ from django.utils import timezone
 from pytest_django.fixtures import Settings
 
 from accounts.models import User
+from core.tokens import poll_token
 from games import push, services, streams
 from games.models import Game
-from games.views import poll_token
 from tests.factories import PASSWORD, UserFactory, play_turn, started_game
 from tests.pages import Events
 

@@ -15,8 +15,8 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from accounts.models import User
+from core.tokens import poll_token
 from games import services
-from games.views import poll_token
 from limes_site import observability
 from limes_site.observability import JsonFormatter
 

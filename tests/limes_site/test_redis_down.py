@@ -38,7 +38,7 @@ from django.test import Client, override_settings
 from accounts.models import User
 from games import streams
 from games.models import Game
-from games.views import poll_token
+from core.tokens import poll_token
 from tests.factories import reference_turn_of
 from tests.pages import turn_fields
 override_settings(STORAGES={

@@ -14,9 +14,9 @@ from django.test import AsyncClient, Client, override_settings
 from django.urls import reverse
 
 from accounts.models import Notification, User
+from core.errors import ActionRefused
+from core.tokens import poll_token
 from games.models import Game
-from games.services import ActionRefused
-from games.views import poll_token
 from social import selectors, services
 from social.models import ChatMessage
 from tests.factories import GameFactory, SeatFactory, UserFactory, started_game

@@ -10,8 +10,8 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import Notification, User
+from core.errors import ActionRefused
 from games.models import Game
-from games.services import ActionRefused
 from social import services
 from social.models import Block, Follow, FriendRequest
 from social.selectors import are_friends, friends_of

@@ -14,11 +14,11 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import User
+from core.tokens import inbox_query
 from games import push
 from games.models import Game
 from social import selectors, services
 from social.models import Challenge
-from social.views import inbox_query
 from tests.factories import UserFactory
 from tests.pages import Events, client_for
 

@@ -13,8 +13,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import User
+from core.errors import ActionRefused
 from games.models import Game, Seat
-from games.services import ActionRefused
 from moderation.services import entrant_disqualify
 from tests.factories import UserFactory, moderators_group, play_turn
 from tournaments import selectors, services

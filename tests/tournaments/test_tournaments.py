@@ -15,9 +15,9 @@ from django.utils import timezone
 
 from accounts.models import User
 from accounts.services import user_delete
+from core.errors import ActionRefused
 from games import services as game_services
 from games.models import Game
-from games.services import ActionRefused
 from leaderboards.models import DealScore
 from moderation.models import AuditEntry
 from moderation.services import entrant_disqualify, game_hide, game_unhide
