@@ -9,7 +9,7 @@ from __future__ import annotations
 import datetime
 from typing import Any
 
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, models, transaction
 from django.db.models import Q
 from django.urls import reverse
@@ -22,6 +22,7 @@ import tournaments.services
 from accounts.adapter import AccountAdapter, ban_memo
 from accounts.models import Notification, User
 from accounts.services import user_sessions_end
+from core.errors import ActionRefused
 from games.models import Game, SoloResult
 from games.policy import seat_of
 from moderation.models import REASON_MAX_LENGTH, AuditEntry, Ban, Report, ResultCheck
@@ -59,13 +60,13 @@ def user_ban(
     """Ban ``user`` until ``until`` (``None``: for good), resigning their running games.
 
     A ban replaces one already in force. Raises ``PermissionDenied`` if ``moderator`` may
-    not ban this player and ``ValidationError`` for a missing reason or a past end.
+    not ban this player and ``ActionRefused`` for a missing reason or a past end.
     """
     _require(moderator, PERM_USERS, target=user)
     reason = _reason(reason, required=True)
     now = timezone.now()
     if until is not None and until <= now:
-        raise ValidationError(_("The end of the ban must lie in the future."), code="past")
+        raise ActionRefused(_("The end of the ban must lie in the future."), code="past")
     user = User.objects.select_for_update().get(pk=user.pk)
     Ban.objects.filter(user=user, lifted_at__isnull=True).filter(_in_force(now)).update(
         lifted_at=now, lifted_by=moderator
@@ -99,8 +100,8 @@ def user_unban(*, moderator: User, user: User, reason: str = "") -> User:
     reason = _reason(reason)
     user = User.objects.select_for_update().get(pk=user.pk)
     if not user.is_banned:
-        raise ValidationError(
-            _("%(name)s is not banned.") % {"name": user.username}, code="not_banned"
+        raise ActionRefused(
+            _("%(name)s is not banned.") % {"name": user.username}, code="not_banned", status=409
         )
     now = timezone.now()
     Ban.objects.filter(user=user, lifted_at__isnull=True).filter(_in_force(now)).update(
@@ -148,8 +149,8 @@ def _result_set_hidden(
     result = SoloResult.objects.select_for_update().get(pk=result.pk)
     if result.hidden == hidden:
         if hidden:
-            raise ValidationError(_("This result is already hidden."), code="hidden")
-        raise ValidationError(_("This result is not hidden."), code="not_hidden")
+            raise ActionRefused(_("This result is already hidden."), code="hidden", status=409)
+        raise ActionRefused(_("This result is not hidden."), code="not_hidden", status=409)
     result.hidden, result.hidden_reason = hidden, reason if hidden else ""
     result.save(update_fields=["hidden", "hidden_reason"])
     _audit(
@@ -194,7 +195,7 @@ def _game_set_hidden(*, moderator: User, game: Game, hidden: bool, reason: str) 
     game = Game.objects.select_for_update().get(pk=game.pk)
     if game.hidden == hidden:
         message = _("This game is already hidden.") if hidden else _("This game is not hidden.")
-        raise ValidationError(message, code="unchanged")
+        raise ActionRefused(message, code="unchanged", status=409)
     game.hidden, game.hidden_reason = hidden, reason if hidden else ""
     game.save(update_fields=["hidden", "hidden_reason", "updated_at"])
     SoloResult.objects.filter(game=game).update(hidden=hidden, hidden_reason=game.hidden_reason)
@@ -287,9 +288,9 @@ def user_choose_username(*, user: User, username: str) -> User:
     if not user.must_rename:
         raise PermissionDenied(_("Change your username in your settings instead."))
     if len(username) < 3:
-        raise ValidationError(_("A username has at least 3 characters."), code="short")
+        raise ActionRefused(_("A username has at least 3 characters."), code="short")
     if username.lower().startswith(NEUTRAL_USERNAME_PREFIX):
-        raise ValidationError(_("Please choose a name of your own."), code="neutral")
+        raise ActionRefused(_("Please choose a name of your own."), code="neutral")
     username = AccountAdapter().clean_username(username)
     user.username = username
     user.must_rename = False
@@ -340,7 +341,7 @@ def report_create(
     """File ``reporter``'s report about ``target``, about one of their chat messages if
     ``chat_message`` (then about its game).
 
-    Raises ``ValidationError`` when the player reports themselves, has filed too many
+    Raises ``ActionRefused`` when the player reports themselves, has filed too many
     reports this hour, or already has an open report about the same player (checked in
     that order). A ``game`` the target did not play in is dropped, without a word.
     """
@@ -371,18 +372,19 @@ def _report_create(
     if not reporter.is_authenticated or reporter.is_banned:
         raise PermissionDenied(_("Sign in to report a player."))
     if reporter.pk == target.pk:
-        raise ValidationError(_("You cannot report yourself."), code="self")
+        raise ActionRefused(_("You cannot report yourself."), code="self")
     if target.is_deleted:
-        raise ValidationError(_("This account no longer exists."), code="deleted")
+        raise ActionRefused(_("This account no longer exists."), code="deleted")
     # The reporter's row lock makes the hourly count exact when two reports race.
     User.objects.select_for_update().filter(pk=reporter.pk).first()
     limit = reports_per_hour()
     since = timezone.now() - datetime.timedelta(hours=1)
     if reports_made_since(reporter=reporter, since=since) >= limit:
-        raise ValidationError(
+        raise ActionRefused(
             _("You can send at most %(count)d reports an hour. Please try again later.")
             % {"count": limit},
             code="throttled",
+            status=429,
         )
     if report_open_exists(reporter=reporter, target=target):
         raise _already_reported(target)
@@ -411,14 +413,15 @@ def _report_create(
     return report
 
 
-def _already_reported(target: User) -> ValidationError:
-    return ValidationError(
+def _already_reported(target: User) -> ActionRefused:
+    return ActionRefused(
         _(
             "You have already reported %(name)s and a moderator has not looked at it yet. "
             "You will get a notification when they have."
         )
         % {"name": target.username},
         code="duplicate",
+        status=409,
     )
 
 
@@ -445,9 +448,10 @@ def _report_close(*, moderator: User, report: Report, note: str, status: str) ->
         Report.objects.select_for_update().select_related("target", "reporter").get(pk=report.pk)
     )
     if report.status != Report.Status.OPEN:
-        raise ValidationError(
+        raise ActionRefused(
             _("Report #%(number)d was already handled.") % {"number": report.pk},
             code="handled",
+            status=409,
         )
     report.status = status
     report.note = note
@@ -516,8 +520,8 @@ def _chat_message_set_hidden(
     message = ChatMessage.objects.select_for_update().get(pk=message.pk)
     if message.hidden == hidden:
         if hidden:
-            raise ValidationError(_("This message is already hidden."), code="hidden")
-        raise ValidationError(_("This message is not hidden."), code="not_hidden")
+            raise ActionRefused(_("This message is already hidden."), code="hidden", status=409)
+        raise ActionRefused(_("This message is not hidden."), code="not_hidden", status=409)
     message.hidden = hidden
     message.save(update_fields=["hidden"])
     chat_changed_publish(message.game_id)
@@ -537,13 +541,13 @@ def chat_mute(*, moderator: User, user: User, until: datetime.datetime, reason: 
     """Keep ``user`` out of every game's chat until ``until``; they are told why.
 
     A mute replaces one in force. Raises ``PermissionDenied`` if ``moderator`` may not
-    mute this player and ``ValidationError`` for a missing reason or a past end.
+    mute this player and ``ActionRefused`` for a missing reason or a past end.
     """
     _require(moderator, PERM_CHAT, target=user)
     reason = _reason(reason, required=True)
     now = timezone.now()
     if until <= now:
-        raise ValidationError(_("The end of the mute must lie in the future."), code="past")
+        raise ActionRefused(_("The end of the mute must lie in the future."), code="past")
     user = User.objects.select_for_update().get(pk=user.pk)
     ChatMute.objects.filter(user=user, lifted_at__isnull=True, ends__gt=now).update(lifted_at=now)
     mute = ChatMute(user=user, reason=reason, starts=now, ends=until, created_by=moderator)
@@ -572,8 +576,8 @@ def chat_unmute(*, moderator: User, user: User, reason: str = "") -> User:
     reason = _reason(reason)
     user = User.objects.select_for_update().get(pk=user.pk)
     if chat_mute_in_force(user) is None:
-        raise ValidationError(
-            _("%(name)s is not muted.") % {"name": user.username}, code="not_muted"
+        raise ActionRefused(
+            _("%(name)s is not muted.") % {"name": user.username}, code="not_muted", status=409
         )
     now = timezone.now()
     ChatMute.objects.filter(user=user, lifted_at__isnull=True, ends__gt=now).update(lifted_at=now)
@@ -633,9 +637,9 @@ def _clean(instance: models.Model, fields: list[str]) -> None:
 def _reason(text: str, *, required: bool = False, max_length: int = REASON_MAX_LENGTH) -> str:
     text = (text or "").strip()
     if required and not text:
-        raise ValidationError(_("Please give a reason."), code="reason_required")
+        raise ActionRefused(_("Please give a reason."), code="reason_required")
     if len(text) > max_length:
-        raise ValidationError(
+        raise ActionRefused(
             _("A reason has at most %(max)d characters.") % {"max": max_length},
             code="reason_too_long",
         )

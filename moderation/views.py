@@ -15,6 +15,7 @@ from django.views.decorators.http import require_http_methods
 from accounts.adapter import BAN_SESSION_KEY
 from accounts.http import AuthenticatedHttpRequest, HtmxHttpRequest
 from accounts.models import User
+from core.errors import ActionRefused
 from games.models import Game
 from games.policy import can_watch, seat_of
 from games.selectors import game_with_seats
@@ -72,7 +73,7 @@ def report_new(request: AuthenticatedHttpRequest, username: str) -> HttpResponse
                     game=game,
                     chat_message=message,
                 )
-            except ValidationError as error:
+            except ActionRefused as error:
                 form.add_error(None, error)
             else:
                 messages.success(
@@ -128,6 +129,7 @@ def rename(request: AuthenticatedHttpRequest) -> HttpResponse:
             try:
                 user_choose_username(user=user, username=form.cleaned_data["username"])
             except ValidationError as error:
+                # A refusal (``ActionRefused``), or the sign-up's own checks of a name.
                 form.add_error("username", error)
             except PermissionDenied:
                 return redirect("accounts:settings")
