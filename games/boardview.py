@@ -22,6 +22,7 @@ from django.utils.translation import gettext as _
 import rules
 from games import analysis
 from games.models import SOLO_RATING_LABELS, BotLevel, Game, Lockstep, Seat
+from games.names import TERRAIN_NAMES
 from games.policy import hint_refusal
 from games.rebuild import game_moves, player_key, rules_game
 from games.selectors import daily_par, lockstep_tally
@@ -191,13 +192,6 @@ class BoardView:
     columns: int
     workers: list[WorkerRow] = field(default_factory=list)
 
-
-TERRAIN_NAMES = {
-    rules.Terrain.FIELD: gettext_lazy("field"),
-    rules.Terrain.WATER: gettext_lazy("water"),
-    rules.Terrain.FOREST: gettext_lazy("forest"),
-    rules.Terrain.TOWER: gettext_lazy("tower"),
-}
 
 ZONE_ORDER = ((0, 0), (0, 1), (1, 0), (1, 1))  # reading order, for a 2x2 CSS grid
 

@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 import rules
-from games.boardview import TERRAIN_NAMES
+from games.names import TERRAIN_NAMES
 
 if TYPE_CHECKING:
     from django_stubs_ext import StrOrPromise
