@@ -1,8 +1,12 @@
 """Server push, the sending side: tell every open stream of a channel that something changed.
 
-The one call is :func:`publish`, made inside the service that changed something::
+This module names every kind of event (:class:`Event`) and every channel (``LOBBY`` and
+the ``*_channel`` functions); a service tells of a change through one typed call made
+inside its transaction, which says who hears it and what it carries::
 
-    push.publish(push.game_channel(game.pk), "game", {"version": game.version})
+    push.game_changed(game.pk, version=game.version, deadline=game.deadline)
+
+(each of them is :func:`publish` with its channel, event and data).
 
 It sends once the current transaction commits (at once outside one), so no stream hears of
 a change that is rolled back or that a reader could not see yet. Streams
@@ -21,6 +25,8 @@ while their stream is down.
 
 from __future__ import annotations
 
+import datetime
+import enum
 import functools
 import json
 import logging
@@ -35,14 +41,26 @@ from django.db import transaction
 
 logger = logging.getLogger(__name__)
 
+
+class Event(enum.StrEnum):
+    """Every kind of event a page may hear: its name in the stream (``event:``)."""
+
+    GAME = "game"
+    """On a game's channel: the game changed. Data: its ``version`` and ``deadline``."""
+    CHAT = "chat"
+    """On a game's channel: its chat changed (a message written or hidden). No data."""
+    TABLE = "table"
+    """On a live table's channel: how many of its players are still to play (``waiting``)."""
+    LOBBY = "lobby"
+    """On the lobby's channel: a game opened, filled, started or was called off. No data."""
+    CHALLENGES = "challenges"
+    """On a player's channel: a challenge to or from them changed. Data: the ``version``."""
+    STANDINGS = "standings"
+    """On a tournament's channel: its standings changed. Data: the ``version``."""
+
+
 LOBBY = "lobby"
 """The lobby's channel: a game opened, filled, started or called off."""
-
-CHAT = "chat"
-"""The event, on a game's channel, that its chat changed (a message written or hidden)."""
-
-TABLE = "table"
-"""The event, on a live table's channel, of how many of its players are still to play."""
 
 SOCKET_SUFFIX = ".sock"
 
@@ -64,8 +82,50 @@ def user_channel(user_id: int) -> str:
     return f"user:{user_id}"
 
 
-def publish(channel: str, event: str, data: Data) -> None:
-    """Send ``event`` with ``data`` (JSON-able) to every stream on ``channel``, on commit."""
+def tournament_channel(tournament_id: int) -> str:
+    """The channel of one tournament's page (``tournaments.streams``)."""
+    return f"tournament:{tournament_id}"
+
+
+# -- one call per kind of event: the only places that send --------------------------------
+
+
+def game_changed(game_id: int, *, version: int, deadline: datetime.datetime | None) -> None:
+    """A game's pages are stale: its new ``version``, and its round's clock."""
+    data = {"version": version, "deadline": deadline.isoformat() if deadline else None}
+    publish(game_channel(game_id), Event.GAME, data)
+
+
+def lobby_changed() -> None:
+    """The lobby's list of open games changed."""
+    publish(LOBBY, Event.LOBBY, {})
+
+
+def chat_changed(game_id: int) -> None:
+    """A game's chat changed: its panels ask for what is new."""
+    publish(game_channel(game_id), Event.CHAT, {})
+
+
+def table_waiting(lockstep_id: int, waiting: int) -> None:
+    """How many players of a live table are still to play its round."""
+    publish(lockstep_channel(lockstep_id), Event.TABLE, {"waiting": waiting})
+
+
+def challenges_changed(user_id: int, *, version: int) -> None:
+    """A challenge to or from the player changed; their challenges' new ``version``."""
+    publish(user_channel(user_id), Event.CHALLENGES, {"version": version})
+
+
+def standings_changed(tournament_id: int, *, version: int) -> None:
+    """A tournament's standings changed; the tournament's new ``version``."""
+    publish(tournament_channel(tournament_id), Event.STANDINGS, {"version": version})
+
+
+def publish(channel: str, event: Event, data: Data) -> None:
+    """Send ``event`` with ``data`` (JSON-able) to every stream on ``channel``, on commit.
+
+    The typed calls above name every channel and event; a new kind of event gets one.
+    """
     message = encode(channel, event, data)
     transaction.on_commit(functools.partial(_send, message))
 

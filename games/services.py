@@ -248,7 +248,7 @@ def game_create_multi(
     if len(seats) == seats_max:
         _start(game, seats)
     elif listed:
-        push.publish(push.LOBBY, "lobby", {})
+        push.lobby_changed()
     return game
 
 
@@ -487,13 +487,10 @@ def _touch(game: Game, *fields: str) -> None:
     game.version += 1
     game.save(update_fields=["version", "updated_at", *fields])
     poll_state_publish(game)
-    deadline = game.deadline.isoformat() if game.deadline else None
-    push.publish(
-        push.game_channel(game.pk), "game", {"version": game.version, "deadline": deadline}
-    )
+    push.game_changed(game.pk, version=game.version, deadline=game.deadline)
     if game.listed and (game.status == Game.Status.OPEN or "status" in fields):
         # A game entered, filled or left the lobby's list.
-        push.publish(push.LOBBY, "lobby", {})
+        push.lobby_changed()
 
 
 def _next_deadline(game: Game, now: datetime.datetime, *, players: int) -> datetime.datetime | None:
@@ -1019,7 +1016,7 @@ def lockstep_advance(*, lockstep_id: int, now: datetime.datetime | None = None) 
         _lockstep_deal(table, now)
         changed = True
         waiting = players
-    push.publish(push.lockstep_channel(table.pk), push.TABLE, {"waiting": waiting})
+    push.table_waiting(table.pk, waiting)
     return changed
 
 
@@ -1033,10 +1030,9 @@ def _lockstep_deal(table: Lockstep, now: datetime.datetime) -> None:
     in_play.update(
         round=table.round, deadline=table.deadline, version=F("version") + 1, updated_at=now
     )
-    deadline = table.deadline.isoformat()
     for game_id, version in in_play.values_list("pk", "version"):
         poll_state_set(game_id, version, table.deadline)
-        push.publish(push.game_channel(game_id), "game", {"version": version, "deadline": deadline})
+        push.game_changed(game_id, version=version, deadline=table.deadline)
     _lockstep_tick_at(table)
 
 

@@ -255,7 +255,7 @@ def sse(event: str, data: str, event_id: str | None = None) -> str:
 
 def _game_event(version: int) -> str:
     # The version is the event's id: a reconnecting browser sends it back (Last-Event-ID).
-    return sse("game", json.dumps({"version": version}), str(version))
+    return sse(push.Event.GAME, json.dumps({"version": version}), str(version))
 
 
 def _deadline(value: object) -> datetime.datetime | None:
@@ -293,7 +293,7 @@ async def game_events(
     """The events of one game's page, whose browser has seen version ``known``.
 
     With ``lockstep_id`` (a live table's game), also how many at its table are still to
-    play (``push.TABLE``: a count, nothing more).
+    play (``push.Event.TABLE``: a count, nothing more).
     """
     channels = [push.game_channel(game_id)]
     if lockstep_id is not None:
@@ -318,24 +318,25 @@ async def game_events(
                 else:
                     yield ": keep-alive\n\n"
                 continue
-            if message.event == push.CHAT:
-                # The chat changed: the panel asks for what is new (social.views), as its
-                # poll would; the round's clock and the board are untouched.
-                yield sse(push.CHAT, "{}")
-                continue
-            if message.event == push.TABLE:
-                # Swapped into the page as it is (htmx's sse-swap): a number, nothing else.
-                yield sse(push.TABLE, str(int(str(message.data.get("waiting", 0)))))
-                continue
             if message is RESYNC:
                 state = await sync_to_async(_state)(game_id)
                 if state is None:
                     return
                 version, deadline = state
-            else:
-                version = int(message.data.get("version", version))
-                deadline = _deadline(message.data.get("deadline"))
-            yield _game_event(version)
+                yield _game_event(version)
+                continue
+            match message.event:
+                case push.Event.CHAT:
+                    # The chat changed: the panel asks for what is new (social.views), as
+                    # its poll would; the round's clock and the board are untouched.
+                    yield sse(push.Event.CHAT, "{}")
+                case push.Event.TABLE:
+                    # Swapped into the page as it is (htmx's sse-swap): a number, nothing else.
+                    yield sse(push.Event.TABLE, str(int(str(message.data.get("waiting", 0)))))
+                case push.Event.GAME:
+                    version = int(message.data.get("version", version))
+                    deadline = _deadline(message.data.get("deadline"))
+                    yield _game_event(version)
 
 
 def closing(read: Callable[[], int | None]) -> Callable[[], int | None]:
@@ -390,12 +391,12 @@ async def lobby_events() -> AsyncIterator[str]:
     async with hub().subscribe(push.LOBBY) as queue:
         yield f"retry: {RETRY_MILLISECONDS}\n\n"
         # A page opened or reconnected may have missed a change: it asks once.
-        yield sse("lobby", "{}")
+        yield sse(push.Event.LOBBY, "{}")
         while True:
             message = await _next(queue, KEEPALIVE_SECONDS)
             if message is CLOSE:
                 return
-            yield ": keep-alive\n\n" if message is None else sse("lobby", "{}")
+            yield ": keep-alive\n\n" if message is None else sse(push.Event.LOBBY, "{}")
 
 
 class _Slot:

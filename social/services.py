@@ -52,9 +52,6 @@ from social.selectors import (
 #: How long a challenge to a correspondence game waits for an answer (a live one:
 #: ``settings.LIMES_LIVE_CHALLENGE_MINUTES``, see ``challenge_lifetime``).
 CHALLENGE_LIFETIME = datetime.timedelta(days=3)
-#: The event on a player's channel (``push.user_channel``) that a challenge to or from them
-#: changed: sent, accepted, declined or withdrawn. It carries a version, nothing else.
-CHALLENGES = "challenges"
 #: Messages one player may send in a burst, and in a minute, across every game.
 CHAT_BURST = (5, datetime.timedelta(seconds=10))
 CHAT_PER_MINUTE = (20, datetime.timedelta(minutes=1))
@@ -363,7 +360,7 @@ def _challenges_changed(when: datetime.datetime, *user_ids: int) -> None:
     # else): they ask for what changed through views that check who is asking.
     version = challenge_version_of(when)
     for user_id in user_ids:
-        push.publish(push.user_channel(user_id), CHALLENGES, {"version": version})
+        push.challenges_changed(user_id, version=version)
 
 
 def _pending_challenge(challenge_id: int, *, challenged: User) -> Challenge:
@@ -475,7 +472,7 @@ def chat_changed_publish(game_id: int) -> None:
     def publish() -> None:
         cache.delete(chat_version_key(game_id))
         # Pages holding the game's stream ask for the new messages at once.
-        push.publish(push.game_channel(game_id), push.CHAT, {})
+        push.chat_changed(game_id)
 
     transaction.on_commit(publish)
 

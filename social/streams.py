@@ -25,7 +25,6 @@ from core import tokens
 from games import push, streams
 from games.decorators import poll
 from social import selectors
-from social.services import CHALLENGES
 from social.views import alerts_unchanged
 
 
@@ -38,7 +37,7 @@ def _state(user_id: int) -> tuple[int, bool] | None:
 
 
 def _event(version: int) -> str:
-    return streams.sse(CHALLENGES, json.dumps({"version": version}), str(version))
+    return streams.sse(push.Event.CHALLENGES, json.dumps({"version": version}), str(version))
 
 
 async def challenge_events(user_id: int, known: str) -> AsyncIterator[str]:
@@ -63,7 +62,7 @@ async def challenge_events(user_id: int, known: str) -> AsyncIterator[str]:
                 if state is None:
                     return
                 version = state[0]
-            elif message.event == CHALLENGES:
+            elif message.event == push.Event.CHALLENGES:
                 version = int(str(message.data.get("version", version)))
             else:
                 continue

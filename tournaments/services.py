@@ -286,15 +286,6 @@ def tournaments_unseal_due() -> int:
     return results_unseal()
 
 
-STANDINGS = "standings"
-"""The event, on a tournament's channel, that its standings changed (data: the version)."""
-
-
-def tournament_channel(tournament_id: int) -> str:
-    """The channel of one tournament's page (``tournaments.streams``)."""
-    return f"tournament:{tournament_id}"
-
-
 def _touch(tournament_id: int, finish: selectors.Finish | None = None) -> None:
     # Every change the standings show: a new version (their cache key), and the pages told
     # of it once it commits. The event says only the version, never a sealed deal's score.
@@ -309,7 +300,7 @@ def _touch(tournament_id: int, finish: selectors.Finish | None = None) -> None:
         # requests finds the cache cold and counts them again.
         warm = functools.partial(_standings_warm, tournament, finish)
         transaction.on_commit(warm, robust=True)
-    push.publish(tournament_channel(tournament_id), STANDINGS, {"version": tournament.version})
+    push.standings_changed(tournament_id, version=tournament.version)
 
 
 def _standings_warm(tournament: Tournament, finish: selectors.Finish | None) -> None:

@@ -14,10 +14,9 @@ from django.http import HttpRequest, HttpResponse, HttpResponseNotFound
 from django.http.response import HttpResponseBase
 from django.utils.translation import gettext as _
 
-from games import streams
+from games import push, streams
 from games.decorators import poll
 from tournaments.models import Tournament
-from tournaments.services import STANDINGS, tournament_channel
 
 
 def _version(pk: int) -> int | None:
@@ -35,5 +34,6 @@ async def tournament_stream(request: HttpRequest, pk: int) -> HttpResponseBase:
         return HttpResponse(status=204)
     known = request.headers.get("Last-Event-ID") or request.GET.get("v", "")
     return await streams.stream_response(
-        request, streams.version_events(tournament_channel(pk), STANDINGS, read, known[:20])
+        request,
+        streams.version_events(push.tournament_channel(pk), push.Event.STANDINGS, read, known[:20]),
     )

@@ -105,12 +105,12 @@ def test_sending_and_accepting_nudge_both_players_with_a_version_and_nothing_els
 ) -> None:
     challenge = services.challenge_create(user=ana, other=ben, pace="live", round_seconds=180)
     assert [(channel, event) for channel, event, _data in published] == [
-        (push.user_channel(ben.pk), services.CHALLENGES)
+        (push.user_channel(ben.pk), push.Event.CHALLENGES)
     ]
     published.clear()
     services.challenge_accept(user=ben, challenge_id=challenge.pk)
     # (The new game's own event aside.)
-    published[:] = [sent for sent in published if sent[1] == services.CHALLENGES]
+    published[:] = [sent for sent in published if sent[1] == push.Event.CHALLENGES]
     assert {channel for channel, _event, _data in published} == {
         push.user_channel(ana.pk),
         push.user_channel(ben.pk),
@@ -247,11 +247,11 @@ def test_the_players_stream_tells_of_a_challenge_and_of_its_acceptance(
             await again.close()
 
     arrived, on_reconnect = async_to_sync(scenario)()
-    assert arrived["event"] == services.CHALLENGES
+    assert arrived["event"] == push.Event.CHALLENGES
     # A version, nothing of who challenged or of the game.
     assert list(json.loads(arrived["data"])) == ["version"]
     assert "ana" not in arrived["data"]
-    assert on_reconnect["event"] == services.CHALLENGES
+    assert on_reconnect["event"] == push.Event.CHALLENGES
     assert on_reconnect["id"] == arrived["id"]
 
 
@@ -262,7 +262,7 @@ def test_a_block_takes_a_waiting_challenge_off_both_players_pages(
     services.challenge_create(user=ana, other=ben, pace="live", round_seconds=180)
     published.clear()
     services.block(user=ben, other=ana)
-    assert {channel for channel, event, _data in published if event == services.CHALLENGES} == {
+    assert {channel for channel, event, _data in published if event == push.Event.CHALLENGES} == {
         push.user_channel(ana.pk),
         push.user_channel(ben.pk),
     }
