@@ -14,13 +14,13 @@ import contextvars
 import datetime
 import random
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
-from django.db.models import F
+from django.db.models import F, QuerySet
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
@@ -490,6 +490,20 @@ def _touch(game: Game, *fields: str) -> None:
     push.game_changed(game.pk, version=game.version, deadline=game.deadline)
     if game.listed and (game.status == Game.Status.OPEN or "status" in fields):
         # A game entered, filled or left the lobby's list.
+        push.lobby_changed()
+
+
+def _touch_all(games: QuerySet[Game], now: datetime.datetime, **values: object) -> None:
+    """``_touch`` for every game of ``games`` at once: ``values`` written, each one's version
+    moved on and its pages told, in one statement whatever the number of games."""
+    games.update(**values, version=F("version") + 1, updated_at=now)
+    lobby = False
+    rows = games.values_list("pk", "version", "deadline", "listed", "status")
+    for game_id, version, deadline, listed, status in rows:
+        poll_state_set(game_id, version, deadline)
+        push.game_changed(game_id, version=version, deadline=deadline)
+        lobby |= listed and (status == Game.Status.OPEN or "status" in values)
+    if lobby:
         push.lobby_changed()
 
 
@@ -1024,15 +1038,9 @@ def _lockstep_deal(table: Lockstep, now: datetime.datetime) -> None:
     table.round += 1
     table.deadline = now + datetime.timedelta(seconds=table.round_seconds)
     table.save(update_fields=["round", "deadline"])
-    # Every game in play as ``_touch`` would write it (the round, its clock, a new
-    # version), in one statement whatever the number of players.
+    # Every game in play: the round, its clock, in one statement whatever the number.
     in_play = Game.objects.filter(lockstep=table, status=Game.Status.ACTIVE)
-    in_play.update(
-        round=table.round, deadline=table.deadline, version=F("version") + 1, updated_at=now
-    )
-    for game_id, version in in_play.values_list("pk", "version"):
-        poll_state_set(game_id, version, table.deadline)
-        push.game_changed(game_id, version=version, deadline=table.deadline)
+    _touch_all(in_play, now, round=table.round, deadline=table.deadline)
     _lockstep_tick_at(table)
 
 
@@ -1047,6 +1055,44 @@ def _lockstep_tick_at(table: Lockstep) -> None:
             lockstep_id
         )
     )
+
+
+# -- changes other apps make to games (moderation, tournaments) -----------------------------
+
+
+@transaction.atomic
+def game_hidden_set(*, game_id: int, hidden: bool, reason: str = "") -> Game:
+    """Take a game (and its solo result) off the boards, or put it back; nothing is deleted.
+
+    ``reason`` is kept while it is hidden. Raises ``ActionRefused`` (409) if the game is
+    already as asked. Returns the game as written.
+    """
+    game = Game.objects.select_for_update().get(pk=game_id)
+    if game.hidden == hidden:
+        message = _("This game is already hidden.") if hidden else _("This game is not hidden.")
+        raise ActionRefused(message, code="unchanged", status=409)
+    game.hidden, game.hidden_reason = hidden, reason if hidden else ""
+    _touch(game, "hidden", "hidden_reason")
+    SoloResult.objects.filter(game=game).update(hidden=hidden, hidden_reason=game.hidden_reason)
+    return game
+
+
+@transaction.atomic
+def games_hide(*, game_ids: Sequence[int], reason: str) -> None:
+    """Take these games (and their solo results) off the boards, with ``reason``."""
+    _touch_all(
+        Game.objects.filter(pk__in=game_ids), timezone.now(), hidden=True, hidden_reason=reason
+    )
+    SoloResult.objects.filter(game_id__in=game_ids).update(hidden=True, hidden_reason=reason)
+
+
+@transaction.atomic
+def games_unseal(*, game_ids: Iterable[int], at: datetime.datetime) -> None:
+    """End the seal on these games' results at ``at`` (a competition over early).
+
+    ``game_ids`` may be a query (``values_list("game_id", flat=True)``): one statement.
+    """
+    _touch_all(Game.objects.filter(pk__in=game_ids), timezone.now(), sealed_until=at)
 
 
 # -- computer players, hints, analysis -------------------------------------------------------

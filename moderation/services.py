@@ -192,13 +192,7 @@ def game_unhide(*, moderator: User, game: Game, reason: str = "") -> Game:
 def _game_set_hidden(*, moderator: User, game: Game, hidden: bool, reason: str) -> Game:
     _require(moderator, PERM_GAMES)
     reason = _reason(reason, required=hidden, max_length=200)
-    game = Game.objects.select_for_update().get(pk=game.pk)
-    if game.hidden == hidden:
-        message = _("This game is already hidden.") if hidden else _("This game is not hidden.")
-        raise ActionRefused(message, code="unchanged", status=409)
-    game.hidden, game.hidden_reason = hidden, reason if hidden else ""
-    game.save(update_fields=["hidden", "hidden_reason", "updated_at"])
-    SoloResult.objects.filter(game=game).update(hidden=hidden, hidden_reason=game.hidden_reason)
+    game = games.services.game_hidden_set(game_id=game.pk, hidden=hidden, reason=reason)
     players = list(User.objects.filter(seats__game=game).order_by("pk"))
     if not players and game.created_by_id is not None:
         players = [User.objects.get(pk=game.created_by_id)]
@@ -236,8 +230,7 @@ def entrant_disqualify(*, moderator: User, entrant: Entrant, reason: str) -> Ent
     _require(moderator, PERM_GAMES)
     reason = _reason(reason, required=True, max_length=200)
     game_ids = tournaments.services.entrant_disqualify(entrant=entrant, reason=reason)
-    Game.objects.filter(pk__in=game_ids).update(hidden=True, hidden_reason=reason)
-    SoloResult.objects.filter(game_id__in=game_ids).update(hidden=True, hidden_reason=reason)
+    games.services.games_hide(game_ids=game_ids, reason=reason)
     leaderboards.services.player_stats_rebuild(user=entrant.user)
     _audit(
         moderator,

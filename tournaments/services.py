@@ -26,6 +26,7 @@ from games.models import Game, Lockstep, Ruleset, Seat, SoloResult
 from games.services import (
     ensure_not_banned,
     game_create_solo,
+    games_unseal,
     lockstep_create,
     seat_resign,
 )
@@ -472,8 +473,8 @@ def _live_end(tournament: Tournament) -> None:
     if tournament.ends_at > now:
         # Over when its last card is played: the results are everyone's to see from now.
         Tournament.objects.filter(pk=tournament.pk).update(ends_at=now)
-        plays = Play.objects.filter(tournament=tournament).values("game_id")
-        Game.objects.filter(pk__in=plays).update(sealed_until=now)
+        plays = Play.objects.filter(tournament=tournament).values_list("game_id", flat=True)
+        games_unseal(game_ids=plays, at=now)
         # Their results join the boards by a task (a few statements each, too many for the
         # request that played the last card); the daily scheduler catches up if it fails.
         tournament_id = tournament.pk
