@@ -1,7 +1,10 @@
-"""Background tasks (django-tasks): computer players' turns, analysis, the daily par, mail.
+"""Background tasks (django-tasks): computer players' turns, analyses, the daily par, live
+tables' clock, data exports, mail.
 
-A worker runs them (``manage.py task_worker``, started by ``scripts/serve``); the tests run
-them at once. Each is safe to run twice.
+Workers run them: ``manage.py task_worker`` (``games/management/commands/task_worker.py``,
+django-tasks-db's ``db_worker`` with heartbeats), two of them started by ``scripts/serve``
+and ``scripts/cluster``, ``deploy/systemd/limes-worker.service`` in production. The tests
+run them at once. Each is safe to run twice.
 """
 
 from __future__ import annotations
