@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from axe_playwright_python.sync_playwright import Axe
 
 import rules
 from puzzles import selectors, services
@@ -144,3 +145,43 @@ def test_a_miss_draws_both_turns_full_size_side_by_side_and_the_status_line_foll
     best, own = box(page, "[data-testid=best-board]"), box(page, "[data-testid=own-board]")
     assert own["y"] >= best["y"] + best["height"]
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+def test_the_history_the_answer_and_the_retry_pass_axe_on_a_desktop_and_a_phone(
+    browser: Any, live_server: Any
+) -> None:
+    services.puzzle_make_from_computer(games=2, seed=5)
+    ana = UserFactory(username="ana")
+    answered = list(Puzzle.objects.filter(round__gte=4).order_by("pk")[:3])
+    for puzzle in answered:
+        worst = selectors.position_of(puzzle).valued()[-1][1]
+        services.puzzle_answer(puzzle=puzzle, user=ana, turn=worst)
+    base = live_server.url
+    pages = [
+        ("history", "/puzzles/history/"),
+        ("an answer", f"/puzzles/{answered[0].pk}/"),
+        ("a retry", f"/puzzles/{answered[0].pk}/retry/"),
+    ]
+    axe = Axe()
+    problems: list[str] = []
+    for width in (1280, 390):
+        context = browser.new_context(viewport={"width": width, "height": 900})
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        sign_in(page, base, "ana")
+        for name, path in pages:
+            page.goto(f"{base}{path}")
+            where = f"{name} @ {width}px"
+            main_wider = page.evaluate(
+                "document.querySelector('main').scrollWidth"
+                " - document.querySelector('main').clientWidth"
+            )
+            if main_wider > 0:
+                problems.append(f"{where}: content scrolls sideways by {main_wider} px")
+            results = axe.run(page, options={"resultTypes": ["violations"]})
+            for violation in results.response["violations"]:
+                if violation["impact"] in {"serious", "critical"}:
+                    targets = "; ".join(" ".join(n["target"]) for n in violation["nodes"][:5])
+                    problems.append(f"{where}: {violation['id']}: {violation['help']} -> {targets}")
+        context.close()
+    assert not problems, "\n".join(problems)
