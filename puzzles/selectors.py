@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime
 import hashlib
 import random
-from collections.abc import Collection, Hashable
+from collections.abc import Collection
 
 from django.contrib.auth.models import AnonymousUser
 from django.core.cache import cache
@@ -57,7 +57,7 @@ def next_puzzle(
     rating: float | None = None,
     *,
     exclude: Collection[int] = (),
-    seed: Hashable = 0,
+    seed: object = 0,
 ) -> Puzzle | None:
     """A puzzle near ``rating`` (a newcomer's if None) that ``user`` has not answered, nor
     one of ``exclude`` (a visitor's answers this session, today's daily puzzle): drawn by
@@ -77,7 +77,7 @@ def next_puzzle(
     if not nearest:
         return None
     near = [p for p in nearest if abs(p.rating - rating) <= SPREAD] or nearest[:1]
-    # A string seed: the same draw in every process (hash() of a tuple is salted).
+    # Seeded by its text: a tuple is no seed, and its hash() differs between processes.
     return random.Random(repr(seed)).choice(near)
 
 
