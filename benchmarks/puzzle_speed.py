@@ -90,7 +90,7 @@ def main() -> None:
             "EXPLAIN (ANALYZE, BUFFERS) SELECT id FROM puzzles_puzzle p WHERE rating >= 1500 "
             "AND NOT EXISTS (SELECT 1 FROM puzzles_attempt a WHERE a.puzzle_id = p.id AND "
             "a.user_id = %s) "
-            "ORDER BY rating, id LIMIT 1",
+            "ORDER BY rating, id LIMIT 3",
             [User.objects.get(username=HEAVY).pk],
         )
         plan = [row[0] for row in cursor.fetchall()]
@@ -169,9 +169,9 @@ def _fill(puzzles: int, players: int, attempts_each: int) -> None:
         # Each player's puzzles: distinct for distinct k (104729 is prime, k < count).
         cursor.execute(
             "INSERT INTO puzzles_attempt (puzzle_id, user_id, turn, value, result, "
-            "rating_before, rating_after, created_at) "
+            "rating_before, rating_after, rated, created_at) "
             "SELECT %s + ((u.n * 7919 + k * 104729) %% %s), u.id, '{}'::jsonb, 40, "
-            "(ARRAY['solved','near','missed'])[1 + (u.n + k) %% 3], 1500, 1500, now() "
+            "(ARRAY['solved','near','missed'])[1 + (u.n + k) %% 3], 1500, 1500, true, now() "
             "FROM (SELECT id, row_number() OVER (ORDER BY id) AS n FROM accounts_user "
             "WHERE username LIKE %s AND username <> %s) u "
             "CROSS JOIN generate_series(0, %s - 1) k",
@@ -179,8 +179,8 @@ def _fill(puzzles: int, players: int, attempts_each: int) -> None:
         )
         cursor.execute(
             "INSERT INTO puzzles_attempt (puzzle_id, user_id, turn, value, result, "
-            "rating_before, rating_after, created_at) "
-            "SELECT p.id, u.id, '{}'::jsonb, 40, 'solved', 1500, 1500, now() "
+            "rating_before, rating_after, rated, created_at) "
+            "SELECT p.id, u.id, '{}'::jsonb, 40, 'solved', 1500, 1500, true, now() "
             "FROM accounts_user u, (SELECT id FROM puzzles_puzzle "
             "ORDER BY abs(rating - 1500) LIMIT %s) p WHERE u.username = %s",
             [HEAVY_ATTEMPTS, HEAVY],

@@ -151,3 +151,7 @@ class Attempt(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} on puzzle #{self.puzzle_id}: {self.result}"
+
+    @property
+    def rating_change(self) -> float:
+        return self.rating_after - self.rating_before

@@ -1,13 +1,16 @@
-"""Reads of puzzles: a puzzle's position, the next puzzle near a rating, the daily puzzle."""
+"""Reads of puzzles: a puzzle's position, the next puzzle near a rating, the daily puzzle,
+a player's answers."""
 
 from __future__ import annotations
 
 import datetime
 import hashlib
+import random
 from collections.abc import Collection
 
 from django.contrib.auth.models import AnonymousUser
-from django.db.models import Exists, OuterRef
+from django.core.cache import cache
+from django.db.models import Exists, OuterRef, QuerySet
 from django.utils import timezone
 
 import rules
@@ -41,12 +44,25 @@ def player_of(user: User | AnonymousUser) -> PuzzlePlayer | None:
     return PuzzlePlayer.objects.filter(user=user).first()
 
 
+#: The next puzzle is drawn among the unanswered ones rated within this many points of the
+#: player (the nearest alone when none is that near): a player at 1500 meets 1450s and
+#: 1550s, not the same few puzzles every player at 1500 meets first.
+SPREAD = 100.0
+#: How many puzzles each walk of the rating index reads, above and below the rating.
+NEAREST = 3
+
+
 def next_puzzle(
-    user: User | AnonymousUser, rating: float | None = None, *, exclude: Collection[int] = ()
+    user: User | AnonymousUser,
+    rating: float | None = None,
+    *,
+    exclude: Collection[int] = (),
+    seed: object = 0,
 ) -> Puzzle | None:
-    """The puzzle nearest ``rating`` (a newcomer's if None) that ``user`` has not answered,
-    nor one of ``exclude`` (a visitor's answers this session). Two walks of the rating
-    index from the rating, up and down, two queries."""
+    """A puzzle near ``rating`` (a newcomer's if None) that ``user`` has not answered, nor
+    one of ``exclude`` (a visitor's answers this session, today's daily puzzle): drawn by
+    ``seed`` among the few nearest within ``SPREAD`` points, else the nearest one. Two
+    walks of the rating index from the rating, up and down, two queries."""
     if rating is None:
         rating = glicko.Rating().rating
     puzzles = Puzzle.objects.all()
@@ -55,11 +71,14 @@ def next_puzzle(
         puzzles = puzzles.filter(~Exists(answered))
     if exclude:
         puzzles = puzzles.exclude(pk__in=list(exclude))
-    above = puzzles.filter(rating__gte=rating).order_by("rating", "id").first()
-    below = puzzles.filter(rating__lt=rating).order_by("-rating", "-id").first()
-    if above is None or below is None:
-        return above or below
-    return above if above.rating - rating <= rating - below.rating else below
+    above = list(puzzles.filter(rating__gte=rating).order_by("rating", "id")[:NEAREST])
+    below = list(puzzles.filter(rating__lt=rating).order_by("-rating", "-id")[:NEAREST])
+    nearest = sorted(above + below, key=lambda p: (abs(p.rating - rating), p.pk))
+    if not nearest:
+        return None
+    near = [p for p in nearest if abs(p.rating - rating) <= SPREAD] or nearest[:1]
+    # Seeded by its text: a tuple is no seed, and its hash() differs between processes.
+    return random.Random(repr(seed)).choice(near)
 
 
 def daily_puzzle(day: datetime.date) -> Puzzle | None:
@@ -75,8 +94,27 @@ def daily_puzzle(day: datetime.date) -> Puzzle | None:
     return puzzles[int.from_bytes(digest[:8], "big") % count]
 
 
+def daily_puzzle_id(day: datetime.date) -> int | None:
+    """The number of the day's puzzle, from the cache once the day's first page has asked
+    (the next puzzle leaves it out on every page, so it must cost no query there)."""
+    key = f"puzzles:daily:{day.isoformat()}"
+    number = cache.get(key)
+    if number is None:
+        puzzle = daily_puzzle(day)
+        if puzzle is None:
+            return None
+        number = puzzle.pk
+        cache.set(key, number, timeout=24 * 60 * 60)
+    return int(number)
+
+
 def attempt_of(user: User | AnonymousUser, puzzle: Puzzle) -> Attempt | None:
     """The user's rated answer to the puzzle, if any."""
     if not user.is_authenticated:
         return None
     return Attempt.objects.filter(user=user, puzzle=puzzle).first()
+
+
+def attempts_of(user: User) -> QuerySet[Attempt]:
+    """The user's answers to puzzles, the latest first (a retry is not one: none is kept)."""
+    return Attempt.objects.filter(user=user).order_by("-created_at", "-pk")

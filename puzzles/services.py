@@ -11,7 +11,7 @@ leave everything as it was.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from django.contrib.auth.models import AnonymousUser
 from django.db import transaction
@@ -118,7 +118,9 @@ def _store(found: list[tuple[Found, int | None]], origin: str) -> int:
 @dataclass(frozen=True)
 class Answer:
     """A graded answer. ``attempt`` is None when it was not rated (signed out); ``repeated``
-    when the player had answered before: the first answer stands and is what is shown."""
+    when the player had answered before: the first answer stands and is what is shown;
+    ``retry`` for another try at a puzzle answered before, graded and never rated
+    (``attempt`` is then the first answer, the one that counts)."""
 
     puzzle: Puzzle
     turn: rules.Turn
@@ -128,6 +130,7 @@ class Answer:
     attempt: Attempt | None = None
     repeated: bool = False
     rating_before: float | None = None
+    retry: bool = False
 
     @property
     def loss(self) -> float:
@@ -150,6 +153,32 @@ def puzzle_answer(
     Raises ``ActionRefused`` (400) for a turn the rules do not allow, ``PermissionDenied``
     for a banned player.
     """
+    answer = _graded(puzzle, turn)
+    if not user.is_authenticated:
+        return answer
+    ensure_not_banned(user)
+    return _rate(puzzle, user, answer, solution_seen)
+
+
+def puzzle_retry(*, puzzle: Puzzle, user: User, turn: rules.Turn) -> Answer:
+    """Grade ``turn`` as another try at a puzzle ``user`` has answered: the grade is shown,
+    nothing is stored and no rating moves (a puzzle is rated once, by the first answer).
+
+    Raises ``ActionRefused`` (400) for a turn the rules do not allow or a puzzle the player
+    has not answered yet (its first answer is the rated one, and a retry shows the
+    computer's turn), ``PermissionDenied`` for a banned player.
+    """
+    answer = _graded(puzzle, turn)
+    ensure_not_banned(user)
+    first = Attempt.objects.filter(user=user, puzzle=puzzle).first()
+    if first is None:
+        raise ActionRefused(
+            _("Answer this puzzle first: only a puzzle you have answered can be tried again.")
+        )
+    return replace(answer, attempt=first, retry=True, rating_before=first.rating_before)
+
+
+def _graded(puzzle: Puzzle, turn: rules.Turn) -> Answer:
     position = position_of(puzzle)
     try:
         position.board.play(position.card, turn, position.variants)
@@ -158,11 +187,7 @@ def puzzle_answer(
     valued = position.valued()
     best_value = valued[0][0]
     value = next(v for v, other in valued if other == turn)
-    result = grade(best_value - value)
-    if not user.is_authenticated:
-        return Answer(puzzle, turn, value, best_value, result)
-    ensure_not_banned(user)
-    return _rate(puzzle, user, Answer(puzzle, turn, value, best_value, result), solution_seen)
+    return Answer(puzzle, turn, value, best_value, grade(best_value - value))
 
 
 @transaction.atomic

@@ -4,16 +4,23 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.core.paginator import InvalidPage, Paginator
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 import rules
-from accounts.http import HtmxHttpRequest, read_numbers_cookie, write_numbers_cookie
+from accounts.http import (
+    AuthenticatedHttpRequest,
+    HtmxHttpRequest,
+    read_numbers_cookie,
+    write_numbers_cookie,
+)
 from core.errors import ActionRefused
 from games import analysis
 from games.boardview import BoardView, Draft, landscape_view, round_view
@@ -27,6 +34,8 @@ from puzzles.positions import NEAR_MISS, Grade, Position
 #: outlives signing in: an answer to one of them once signed in is not rated.
 SEEN_COOKIE = "puzzles_seen"
 MAX_SEEN = 200
+#: Answers a page of the history lists.
+HISTORY_PAGE = 25
 
 
 @dataclass(frozen=True)
@@ -44,16 +53,25 @@ class Result:
     rated: bool
     solution_seen: bool
     repeated: bool
+    retry: bool
     rating_before: str
     rating_after: str
 
 
 @require_GET
 def index(request: HtmxHttpRequest) -> HttpResponse:
-    """The next puzzle, chosen near the player's puzzle rating."""
+    """The next puzzle, chosen near the player's puzzle rating; never the day's puzzle,
+    which a newcomer's first answer would otherwise spend without their knowing it."""
     player = selectors.player_of(request.user)
+    seen = _seen(request)
+    daily = selectors.daily_puzzle_id(today())
+    # The same puzzle until it is answered: a reload shows it again.
+    seed = (request.user.pk, player.attempts if player else 0, len(seen))
     puzzle = selectors.next_puzzle(
-        request.user, player.rating if player else None, exclude=_seen(request)
+        request.user,
+        player.rating if player else None,
+        exclude=[*seen, *([daily] if daily else [])],
+        seed=seed,
     )
     return _page(request, puzzle, player, kind="next")
 
@@ -115,6 +133,66 @@ def answer(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     return response
 
 
+@login_required
+@require_GET
+def retry(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    """A fresh board of a puzzle the player has answered, to try again unrated; a puzzle
+    not answered yet is answered on its own page first."""
+    puzzle = get_object_or_404(Puzzle, pk=pk)
+    if selectors.attempt_of(request.user, puzzle) is None:
+        return redirect("puzzles:detail", pk=puzzle.pk)
+    return _page(request, puzzle, selectors.player_of(request.user), kind="retry")
+
+
+@login_required
+@require_POST
+def retry_answer(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    """Grade a retry: its grade and the computer's turn, no rating moved."""
+    puzzle = get_object_or_404(Puzzle, pk=pk)
+    player = selectors.player_of(request.user)
+    try:
+        turn = Draft.from_params(request.POST).turn()
+    except ValueError:
+        return _page(
+            request,
+            puzzle,
+            player,
+            kind="retry",
+            error=_("The turn could not be read."),
+            status=400,
+        )
+    try:
+        given = services.puzzle_retry(puzzle=puzzle, user=request.user, turn=turn)
+    except ActionRefused as error:
+        return _page(request, puzzle, player, kind="retry", error=error.messages[0], status=400)
+    except PermissionDenied as error:
+        return _page(request, puzzle, player, kind="retry", error=str(error), status=403)
+    result = _result(
+        puzzle,
+        selectors.position_of(puzzle),
+        given.turn,
+        given.value,
+        given.grade,
+        given.attempt,
+        repeated=False,
+        retry=True,
+    )
+    return _page(request, puzzle, player, kind="retry", result=result)
+
+
+@login_required
+@require_GET
+def history(request: AuthenticatedHttpRequest) -> HttpResponse:
+    """The player's answers to puzzles, the latest first: grade and rating change."""
+    number = request.GET.get("page", "1")
+    try:
+        page = Paginator(selectors.attempts_of(request.user), HISTORY_PAGE).page(number)
+    except InvalidPage:
+        raise Http404 from None
+    context = {"page": page, "player": selectors.player_of(request.user)}
+    return render(request, "puzzles/history.html", context)
+
+
 def _seen(request: HtmxHttpRequest) -> list[int]:
     return read_numbers_cookie(request, SEEN_COOKIE)[-MAX_SEEN:]
 
@@ -135,12 +213,18 @@ def _page(
         "kind": kind,
         "error": error,
         "near_miss": number_format(NEAR_MISS, 1),
+        # Answered with htmx, the board alone is drawn: the status line above it follows.
+        "oob_status": bool(request.htmx) and result is not None,
     }
     if puzzle is not None:
         position = selectors.position_of(puzzle)
         context["card"] = position.card
-        # The next puzzle is one the player has not answered: no need to look.
-        if result is None and kind != "next":
+        if kind == "one":
+            # Not spent unknowingly: its own page says that it is the day's puzzle.
+            context["is_daily"] = puzzle.pk == selectors.daily_puzzle_id(today())
+        # The next puzzle is one the player has not answered: no need to look; a retry
+        # draws a fresh board whatever the first answer was.
+        if result is None and kind not in ("next", "retry"):
             attempt = selectors.attempt_of(request.user, puzzle)
             if attempt is not None:
                 result = _result(
@@ -161,7 +245,12 @@ def _page(
                 context["error"] = error
             context["round"] = round_view(position.board, position.card, position.variants, draft)
         context["result"] = result
-        context["base_url"] = reverse("puzzles:detail", kwargs={"pk": puzzle.pk})
+        if kind == "retry":
+            context["base_url"] = reverse("puzzles:retry", kwargs={"pk": puzzle.pk})
+            context["answer_url"] = reverse("puzzles:retry_answer", kwargs={"pk": puzzle.pk})
+        else:
+            context["base_url"] = reverse("puzzles:detail", kwargs={"pk": puzzle.pk})
+            context["answer_url"] = reverse("puzzles:answer", kwargs={"pk": puzzle.pk})
     template = "puzzles/puzzle.html"
     if request.htmx:
         template += "#board"
@@ -178,6 +267,7 @@ def _result(
     *,
     repeated: bool,
     show_best: bool = True,
+    retry: bool = False,
 ) -> Result:
     best_value, best = position.valued()[0]
     played = rules.turn_to_json(turn)
@@ -198,9 +288,10 @@ def _result(
         loss=number_format(round(max(0.0, best_value - value), 1), 1),
         gap=number_format(round(puzzle.gap, 1), 1),
         advice=advice,
-        rated=attempt is not None and attempt.rated,
-        solution_seen=attempt is not None and not attempt.rated,
+        rated=not retry and attempt is not None and attempt.rated,
+        solution_seen=not retry and attempt is not None and not attempt.rated,
         repeated=repeated,
+        retry=retry,
         rating_before=number_format(round(attempt.rating_before), 0) if attempt else "",
         rating_after=number_format(round(attempt.rating_after), 0) if attempt else "",
     )

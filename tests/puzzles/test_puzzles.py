@@ -267,19 +267,9 @@ def test_a_turn_that_cannot_be_read_or_played_is_refused_and_changes_nothing(
     assert puzzle.attempts == 0 and puzzle.rating == 1500
 
 
-def test_the_next_puzzle_is_the_nearest_unanswered_one_in_a_few_queries(
-    client_logged_in: Client,
-    user: User,
-    puzzles: list[Puzzle],
-    django_assert_max_num_queries: Any,
-) -> None:
-    for offset, puzzle in enumerate(puzzles):
-        Puzzle.objects.filter(pk=puzzle.pk).update(rating=1000 + 100 * offset)
-    PuzzlePlayer.objects.create(user=user, rating=1190)
-    nearest = puzzles[2]  # 1200
-    assert selectors.next_puzzle(user, 1190) == nearest
-    Attempt.objects.create(
-        puzzle=nearest,
+def answered(puzzle: Puzzle, user: User) -> Attempt:
+    return Attempt.objects.create(
+        puzzle=puzzle,
         user=user,
         turn={},
         value=0,
@@ -287,11 +277,38 @@ def test_the_next_puzzle_is_the_nearest_unanswered_one_in_a_few_queries(
         rating_before=1,
         rating_after=1,
     )
-    assert selectors.next_puzzle(user, 1190) == puzzles[1]  # 1100 beats 1300
-    # Session, user, player, the two walks of the rating index, the menu's badges: no more.
+
+
+def test_the_next_puzzle_is_drawn_near_the_rating_among_unanswered_ones_in_a_few_queries(
+    client_logged_in: Client,
+    user: User,
+    puzzles: list[Puzzle],
+    django_assert_max_num_queries: Any,
+) -> None:
+    assert len(puzzles) >= 5
+    for offset, puzzle in enumerate(puzzles):
+        Puzzle.objects.filter(pk=puzzle.pk).update(rating=1000 + 100 * offset)
+    PuzzlePlayer.objects.create(user=user, rating=1190)
+
+    def drawn() -> set[Puzzle | None]:
+        return {selectors.next_puzzle(user, 1190, seed=n) for n in range(40)}
+
+    # Some spread: the 1100 and the 1200 (within SPREAD), never the 1000 nor the 1300.
+    assert selectors.SPREAD == 100
+    assert drawn() == {puzzles[1], puzzles[2]}
+    # A draw is the same for the same seed: a reload offers the same puzzle.
+    assert len({selectors.next_puzzle(user, 1190, seed=("a", 3)) for _ in range(5)}) == 1
+    answered(puzzles[2], user)
+    assert drawn() == {puzzles[1]}
+    # None left within the spread: the nearest one (the 1300, 110 away, not the 1000).
+    answered(puzzles[1], user)
+    assert drawn() == {puzzles[3]}
+    # Session, user, player, the two walks of the rating index, the menu's badges: no more
+    # (the day's puzzle, which the walks leave out, is read once a day, then cached).
+    assert client_logged_in.get(reverse("puzzles:index")).status_code == 200
     with django_assert_max_num_queries(6):
         page = client_logged_in.get(reverse("puzzles:index")).content.decode()
-    assert f'data-puzzle="{puzzles[1].pk}"' in page
+    assert f'data-puzzle="{puzzles[3].pk}"' in page
     assert "Your puzzle rating: <strong>1190</strong>" in page
 
 
@@ -357,3 +374,276 @@ def test_a_tampered_seen_cookie_is_ignored(
     assert page.status_code == 200
     assert 'data-testid="rating-change"' in page.content.decode()
     assert PuzzlePlayer.objects.get(user=user).rating > 1500
+
+
+def shown_puzzle(page: str) -> int:
+    found = re.search(r'data-puzzle="(\d+)"', page)
+    assert found is not None
+    return int(found.group(1))
+
+
+def test_a_newcomer_never_spends_the_daily_puzzle_on_the_next_puzzle(
+    client: Client,
+    user: User,
+    puzzles: list[Puzzle],
+    time_machine: time_machine.TimeMachineFixture,
+) -> None:
+    daily_url = reverse("puzzles:daily")
+    for day in (10, 11, 12):  # a site younger than the day, then older ones
+        time_machine.move_to(datetime.datetime(2026, 6, day, 12, 0, tzinfo=datetime.UTC))
+        daily = shown_puzzle(client.get(daily_url).content.decode())
+        # A visitor's first puzzle, and every one after it, is another one.
+        visitor = Client()
+        for _ in puzzles:
+            page = visitor.get(reverse("puzzles:index")).content.decode()
+            if 'data-testid="no-puzzle"' in page:
+                break
+            number = shown_puzzle(page)
+            assert number != daily
+            puzzle = Puzzle.objects.get(pk=number)
+            visitor.post(answer_url(puzzle), fields(a_missing_turn(puzzle)[0]))
+        # A newcomer signed in answers every puzzle the next puzzle offers: not the daily one.
+        newcomer = Client()
+        newcomer.force_login(UserFactory())
+        offered = []
+        for _ in puzzles:
+            page = newcomer.get(reverse("puzzles:index")).content.decode()
+            if 'data-testid="no-puzzle"' in page:
+                break
+            puzzle = Puzzle.objects.get(pk=shown_puzzle(page))
+            offered.append(puzzle.pk)
+            newcomer.post(answer_url(puzzle), fields(a_missing_turn(puzzle)[0]))
+        assert offered and daily not in offered
+        assert len(offered) == len(puzzles) - 1
+        # The day's puzzle still waits, a fresh board, and its own page says what it is.
+        page = newcomer.get(daily_url).content.decode()
+        assert shown_puzzle(page) == daily
+        assert 'data-testid="result"' not in page and 'data-testid="submit-answer"' in page
+        own = newcomer.get(reverse("puzzles:detail", kwargs={"pk": daily})).content.decode()
+        assert 'data-testid="is-daily"' in own
+        other = next(pk for pk in offered if pk != daily)
+        other_page = newcomer.get(reverse("puzzles:detail", kwargs={"pk": other}))
+        assert 'data-testid="is-daily"' not in other_page.content.decode()
+
+
+def test_an_answer_redraws_the_status_line_with_the_new_rating(
+    client_logged_in: Client, user: User, puzzles: list[Puzzle]
+) -> None:
+    puzzle = puzzles[0]
+    before = client_logged_in.get(reverse("puzzles:detail", kwargs={"pk": puzzle.pk}))
+    assert "Answer a puzzle to get a puzzle rating." in before.content.decode()
+    best = fields(rules.turn_from_json(puzzle.best_turn))
+    page = client_logged_in.post(answer_url(puzzle), best, **HTMX).content.decode()
+    rating = round(PuzzlePlayer.objects.get(user=user).rating)
+    assert rating > 1500
+    # The board's fragment carries the status line out of band, with the new rating...
+    line = re.search(
+        r'<div id="puzzle-rating-line"[^>]*hx-swap-oob="true"[^>]*>(.*?)</div>', page, re.S
+    )
+    assert line is not None
+    assert f"Your puzzle rating: <strong>{rating}</strong>" in line.group(1)
+    assert "streak: 1 solve in a row" in line.group(1)
+    # ... and the live region is told it: the grade, then the rating's move.
+    announced = re.search(r"<p hidden data-announce>(.*?)</p>", page, re.S)
+    assert announced is not None
+    assert announced.group(1) == f"Solved! Your puzzle rating: 1500 → {rating}."
+    # Drawn whole (no htmx), the page has one status line, not a second one out of band.
+    whole = client_logged_in.post(answer_url(puzzle), best).content.decode()
+    assert whole.count('id="puzzle-rating-line"') == 1 and "hx-swap-oob" not in whole
+
+
+def test_a_retry_shows_its_grade_and_rates_nothing(
+    client_logged_in: Client, user: User, puzzles: list[Puzzle]
+) -> None:
+    puzzle = puzzles[0]
+    worst, loss = a_missing_turn(puzzle)
+    assert loss > NEAR_MISS
+    first = client_logged_in.post(answer_url(puzzle), fields(worst)).content.decode()
+    assert 'data-grade="missed"' in first and 'data-testid="rating-change"' in first
+    retry_url = reverse("puzzles:retry", kwargs={"pk": puzzle.pk})
+    assert f'href="{retry_url}"' in first
+    player = PuzzlePlayer.objects.get(user=user)
+    puzzle.refresh_from_db()
+    rated = (puzzle.rating, puzzle.rd, puzzle.attempts, puzzle.solves)
+    # The retry page: a fresh board, its answer posted to the retry's own address.
+    page = client_logged_in.get(retry_url).content.decode()
+    assert 'data-testid="result"' not in page and 'data-testid="is-retry"' in page
+    retry_answer_url = reverse("puzzles:retry_answer", kwargs={"pk": puzzle.pk})
+    assert f'action="{retry_answer_url}"' in page
+    # The second attempt finds the best turn: graded solved, and nothing moves.
+    best = fields(rules.turn_from_json(puzzle.best_turn))
+    page = client_logged_in.post(retry_answer_url, best, **HTMX).content.decode()
+    assert 'data-grade="solved"' in page and 'data-testid="retry-note"' in page
+    assert 'data-testid="rating-change"' not in page
+    assert "Not rated: your first answer counts." in page
+    again = PuzzlePlayer.objects.get(user=user)
+    assert (again.rating, again.rd, again.streak, again.attempts) == (
+        player.rating,
+        player.rd,
+        0,
+        1,
+    )
+    puzzle.refresh_from_db()
+    assert (puzzle.rating, puzzle.rd, puzzle.attempts, puzzle.solves) == rated
+    assert list(Attempt.objects.filter(user=user).values_list("result", flat=True)) == ["missed"]
+    # The puzzle's page still shows the first answer: the one that counts.
+    shown = client_logged_in.get(reverse("puzzles:detail", kwargs={"pk": puzzle.pk}))
+    assert 'data-grade="missed"' in shown.content.decode()
+
+
+def test_a_retry_needs_a_first_answer(client: Client, user: User, puzzles: list[Puzzle]) -> None:
+    puzzle = puzzles[0]
+    retry_url = reverse("puzzles:retry", kwargs={"pk": puzzle.pk})
+    retry_answer_url = reverse("puzzles:retry_answer", kwargs={"pk": puzzle.pk})
+    best = fields(rules.turn_from_json(puzzle.best_turn))
+    # A visitor is sent to sign in.
+    assert client.get(retry_url)["Location"].startswith(reverse("account_login"))
+    assert client.post(retry_answer_url, best)["Location"].startswith(reverse("account_login"))
+    # A player who has not answered it: the puzzle's own page, whose answer is rated; a
+    # retry's answer is refused and shows nothing of the computer's turn.
+    client.force_login(user)
+    response = client.get(retry_url)
+    assert response.status_code == 302
+    assert response["Location"] == reverse("puzzles:detail", kwargs={"pk": puzzle.pk})
+    refused = client.post(retry_answer_url, fields(a_missing_turn(puzzle)[0]))
+    assert refused.status_code == 400
+    assert 'data-testid="error"' in refused.content.decode()
+    assert 'data-testid="best-board"' not in refused.content.decode()
+    assert not Attempt.objects.exists() and not PuzzlePlayer.objects.exists()
+    # Its first answer is rated as ever.
+    page = client.post(answer_url(puzzle), best).content.decode()
+    assert 'data-testid="rating-change"' in page
+
+
+def test_the_history_lists_ones_answers_a_page_at_a_time(
+    client_logged_in: Client,
+    user: User,
+    puzzles: list[Puzzle],
+    monkeypatch: pytest.MonkeyPatch,
+    time_machine: time_machine.TimeMachineFixture,
+) -> None:
+    from puzzles import views
+
+    monkeypatch.setattr(views, "HISTORY_PAGE", 2)
+    url = reverse("puzzles:history")
+    empty = client_logged_in.get(url).content.decode()
+    assert 'data-testid="no-answers"' in empty
+    # Linked from the puzzle page of a signed-in player.
+    puzzle_page = client_logged_in.get(reverse("puzzles:index")).content.decode()
+    assert f'href="{url}"' in puzzle_page
+    solved, missed, seen = puzzles[0], puzzles[1], puzzles[2]
+    client_logged_in.post(answer_url(solved), fields(rules.turn_from_json(solved.best_turn)))
+    time_machine.move_to(datetime.datetime(2026, 6, 10, 13, 0, tzinfo=datetime.UTC))
+    client_logged_in.post(answer_url(missed), fields(a_missing_turn(missed)[0]))
+    time_machine.move_to(datetime.datetime(2026, 6, 10, 14, 0, tzinfo=datetime.UTC))
+    Attempt.objects.create(
+        puzzle=seen,
+        user=user,
+        turn={},
+        value=0,
+        result="near",
+        rating_before=1480,
+        rating_after=1480,
+        rated=False,
+    )
+    # Someone else's answers are theirs.
+    other = UserFactory()
+    Attempt.objects.create(
+        puzzle=puzzles[3],
+        user=other,
+        turn={},
+        value=0,
+        result="solved",
+        rating_before=1500,
+        rating_after=1600,
+    )
+    attempts = {a.puzzle_id: a for a in Attempt.objects.filter(user=user)}
+    gain = round(attempts[solved.pk].rating_change)
+    drop = round(attempts[missed.pk].rating_change)
+    assert gain > 0 > drop
+
+    def rows(page: str) -> list[tuple[int, str]]:
+        found = re.findall(
+            r'<tr data-testid="attempt" data-puzzle="(\d+)">.*?<td>(\w[\w ]*)</td>\s*'
+            r'<td class="change" data-testid="change">(.*?)</td>',
+            page,
+            re.S,
+        )
+        return [(int(n), f"{grade}: {change}") for n, grade, change in found]
+
+    first = client_logged_in.get(url).content.decode()
+    # The latest first: the unrated one, then the miss; two a page.
+    assert rows(first) == [
+        (seen.pk, "Near miss: not rated"),
+        (missed.pk, f"Missed: {drop} ({round(attempts[missed.pk].rating_after)})"),
+    ]
+    assert "Page 1 of 2" in first and 'href="?page=2"' in first
+    second = client_logged_in.get(url, {"page": "2"}).content.decode()
+    assert rows(second) == [
+        (solved.pk, f"Solved: +{gain} ({round(attempts[solved.pk].rating_after)})")
+    ]
+    assert f'href="{reverse("puzzles:detail", kwargs={"pk": solved.pk})}"' in second
+    assert f'data-puzzle="{puzzles[3].pk}"' not in first + second
+    # A visitor has no history: signing in comes first.
+    assert Client().get(url)["Location"].startswith(reverse("account_login"))
+
+
+@pytest.mark.parametrize(
+    "page", ["0", "-1", "3", "abc", "\x00", "1.5", "", "99999999999999999999999", "٢"]
+)
+def test_a_history_page_that_does_not_exist_is_a_404(
+    client_logged_in: Client, user: User, puzzles: list[Puzzle], page: str
+) -> None:
+    for puzzle in puzzles[:3]:
+        answered(puzzle, user)
+    response = client_logged_in.get(reverse("puzzles:history"), {"page": page})
+    assert response.status_code == 404
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"rot": "\x00", "at": "0,1"},
+        {"rot": "0", "at": "0,99999999999999999999999"},
+        {"rot": "0"},
+        {"rot": "0", "at": "9,9"},
+    ],
+)
+def test_a_retry_that_cannot_be_read_or_played_is_refused(
+    client_logged_in: Client, user: User, puzzles: list[Puzzle], data: dict[str, str]
+) -> None:
+    puzzle = puzzles[0]
+    client_logged_in.post(answer_url(puzzle), fields(a_missing_turn(puzzle)[0]))
+    rating = PuzzlePlayer.objects.get(user=user).rating
+    shown = client_logged_in.get(reverse("puzzles:retry", kwargs={"pk": puzzle.pk}), data)
+    refused = client_logged_in.post(reverse("puzzles:retry_answer", kwargs={"pk": puzzle.pk}), data)
+    assert refused.status_code == 400 and 'data-testid="error"' in refused.content.decode()
+    assert shown.status_code in (200, 400)
+    assert PuzzlePlayer.objects.get(user=user).rating == rating
+    assert Attempt.objects.count() == 1
+    for address in (
+        "/puzzles/99999999999999999999999/retry/",
+        "/puzzles/99999999999999999999999/retry/answer/",
+    ):
+        assert client_logged_in.get(address).status_code in (404, 405)
+
+
+@pytest.mark.parametrize(
+    ("language", "history", "retry"),
+    [
+        ("cs", "Vaše odpovědi na úlohy", "Zkusit úlohu znovu"),
+        ("de", "Deine Antworten auf Aufgaben", "Diese Aufgabe noch einmal versuchen"),
+        ("fr", "Vos réponses aux problèmes", "Retenter ce problème"),
+    ],
+)
+def test_the_history_and_the_retry_speak_the_players_language(
+    client_logged_in: Client, puzzles: list[Puzzle], language: str, history: str, retry: str
+) -> None:
+    puzzle = puzzles[0]
+    client_logged_in.post(answer_url(puzzle), fields(a_missing_turn(puzzle)[0]))
+    page = client_logged_in.get(reverse("puzzles:history"), HTTP_ACCEPT_LANGUAGE=language)
+    assert history in page.content.decode()
+    shown = client_logged_in.get(
+        reverse("puzzles:detail", kwargs={"pk": puzzle.pk}), HTTP_ACCEPT_LANGUAGE=language
+    )
+    assert retry in shown.content.decode()
