@@ -32,6 +32,7 @@ from social.models import (
     Block,
     Challenge,
     ChatMessage,
+    ChatRead,
     EmailPreference,
     Follow,
     FriendRequest,
@@ -464,6 +465,19 @@ def chat_post(*, game: Game, user: User, text: str = "", phrase: str = "") -> Ch
     chat_changed_publish(game.pk)
     _notify_away(game, user)
     return message
+
+
+@transaction.atomic
+def chat_read_mark(*, game: Game, user: User, up_to: int) -> None:
+    """Mark the game's chat read by ``user`` up to message ``up_to`` (shown to them).
+
+    Never moves the mark back: a panel drawn before a newer one must not unread it.
+    """
+    mark, _created = ChatRead.objects.select_for_update().get_or_create(game=game, user=user)
+    if up_to > mark.last_read:
+        mark.last_read = up_to
+        mark.full_clean()
+        mark.save(update_fields=["last_read"])
 
 
 def chat_changed_publish(game_id: int) -> None:

@@ -275,9 +275,20 @@ def _panel_context(
 ) -> dict[str, object]:
     token = chat_token(game.pk, _session_cookie(request), user.pk)
     muted = selectors.chat_mute_in_force(user) if seat is not None else None
+    shown = selectors.chat_messages(game, user)
+    unread: list[int] = []
+    if seat is not None:
+        # A player's panel shows what is new to them, and from now on it is read.
+        read_before = selectors.chat_last_read(game, user)
+        unread = [m.pk for m in shown if m.pk > read_before and m.author_id != user.pk]
+        newest = max((m.pk for m in shown), default=0)
+        if newest > read_before:
+            services.chat_read_mark(game=game, user=user, up_to=newest)
     return {
         "game": game,
-        "chat_messages": selectors.chat_messages(game, user),
+        "chat_messages": shown,
+        "first_unread": unread[0] if unread else None,
+        "unread_count": len(unread),
         "chat_version": selectors.chat_version(game.pk),
         "chat_token": token,
         "can_post": muted is None and selectors.can_post_chat(game, user, seat),
