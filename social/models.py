@@ -228,7 +228,8 @@ class ChatMessage(models.Model):
         ]
 
     def __str__(self) -> str:
-        return self.text or self.phrase
+        # As players read it (a quick phrase in the language in force), in the admin too.
+        return self.shown_text
 
     @property
     def shown_text(self) -> str:
