@@ -267,6 +267,26 @@ class ChatRead(models.Model):
         return f"{self.user_id} read {self.game_id} to {self.last_read}"
 
 
+class HiddenPresence(models.Model):
+    """A player who keeps from their friends when they are online (``social.presence``)."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="+",
+        verbose_name=_("player"),
+    )
+    created_at = models.DateTimeField(_("created at"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("hidden online status")
+        verbose_name_plural = _("hidden online statuses")
+
+    def __str__(self) -> str:
+        return str(self.user_id)
+
+
 class ChatMute(models.Model):
     """A moderator keeps a player out of every chat for a time (history kept, as bans)."""
 

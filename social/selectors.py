@@ -16,6 +16,7 @@ from django.utils import timezone
 from accounts.models import Notification, User
 from games.models import Game, Seat
 from games.policy import can_watch
+from social import presence
 from social.models import (
     EMAIL_BY_DEFAULT,
     Block,
@@ -26,6 +27,7 @@ from social.models import (
     EmailPreference,
     Follow,
     FriendRequest,
+    HiddenPresence,
     NotificationKind,
 )
 
@@ -80,6 +82,21 @@ def are_friends(first: User, second: User) -> bool:
         Q(sender=first, recipient=second) | Q(sender=second, recipient=first),
         accepted_at__isnull=False,
     ).exists()
+
+
+def friends_online(friends: Iterable[User]) -> set[int]:
+    """Which of these players (a player's own friends: nobody else learns it) are online
+    now, leaving out those who keep it to themselves."""
+    online = presence.online_among(friend.pk for friend in friends)
+    if online:
+        hidden = HiddenPresence.objects.filter(user_id__in=online).values_list("user_id", flat=True)
+        online -= set(hidden)
+    return online
+
+
+def presence_hidden(user: User) -> bool:
+    """Whether ``user`` keeps from their friends when they are online."""
+    return HiddenPresence.objects.filter(user=user).exists()
 
 
 @dataclass(frozen=True)

@@ -36,6 +36,7 @@ from social.models import (
     EmailPreference,
     Follow,
     FriendRequest,
+    HiddenPresence,
     NotificationKind,
     QuickPhrase,
 )
@@ -589,6 +590,18 @@ def email_preferences_set(*, user: User, choices: dict[str, bool]) -> None:
             )
 
 
+# Online status
+
+
+@transaction.atomic
+def presence_hide(*, user: User, hidden: bool) -> None:
+    """Keep from ``user``'s friends when they are online (``hidden``), or show it again."""
+    if hidden:
+        HiddenPresence.objects.get_or_create(user=user)
+    else:
+        HiddenPresence.objects.filter(user=user).delete()
+
+
 # Account deletion
 
 
@@ -600,6 +613,7 @@ def user_forget_social(*, user: User, **kwargs: object) -> None:
     Block.objects.filter(Q(blocker=user) | Q(blocked=user)).delete()
     Challenge.objects.filter(Q(challenger=user) | Q(challenged=user)).delete()
     EmailPreference.objects.filter(user=user).delete()
+    HiddenPresence.objects.filter(user=user).delete()
     game_ids = set(ChatMessage.objects.filter(author=user).values_list("game_id", flat=True))
     ChatMessage.objects.filter(author=user).update(author=None)
     for game_id in game_ids:

@@ -40,8 +40,11 @@ CHAT_POLL_SECONDS = 3
 def friends(request: AuthenticatedHttpRequest) -> HttpResponse:
     """Friends, requests, challenges, who is playing now and friends' recent games."""
     user = request.user
+    friends = list(selectors.friends_of(user))
     context = {
-        "friends": list(selectors.friends_of(user)),
+        "friends": friends,
+        "online": selectors.friends_online(friends),
+        "presence_hidden": selectors.presence_hidden(user),
         "following": list(selectors.followed_by(user)),
         "blocked": list(selectors.blocked_by(user)),
         "requests_received": list(selectors.requests_received(user)),
@@ -54,6 +57,21 @@ def friends(request: AuthenticatedHttpRequest) -> HttpResponse:
         "email_form": EmailPreferencesForm(initial=selectors.email_preferences(user)),
     }
     return render(request, "social/friends.html", context)
+
+
+@login_required
+@require_POST
+def presence_visibility(request: AuthenticatedHttpRequest) -> HttpResponse:
+    """Show friends when the player is online, or keep it from them (``hidden=1``)."""
+    hidden = request.POST.get("hidden", "")
+    if hidden not in ("0", "1"):
+        return _refused(request, ActionRefused(_("The form could not be read.")))
+    services.presence_hide(user=request.user, hidden=hidden == "1")
+    if hidden == "1":
+        messages.success(request, _("Your friends no longer see when you are online."))
+    else:
+        messages.success(request, _("Your friends see when you are online."))
+    return redirect("social:friends")
 
 
 _RELATION_ACTIONS: dict[str, Callable[..., object]] = {
