@@ -4,7 +4,8 @@ from django import forms
 from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
 
-from games.models import BotLevel, Game, duration_label
+from games.models import BotLevel, Game, Ruleset, duration_label
+from games.selectors import GameFilter
 from games.services import DEFAULT_ROUND_SECONDS, MAX_SEATS, ROUND_SECONDS
 
 # The choices are built once, at import: their labels must wait for the reader's language.
@@ -107,3 +108,35 @@ class AddBotForm(forms.Form):
     level = forms.ChoiceField(
         label=_("Level"), choices=BotLevel.choices_with_scores, initial=BotLevel.REFERENCE
     )
+
+
+class MyGamesFilterForm(forms.Form):
+    """My games' filters, read from the address (GET): every field may be left empty."""
+
+    mode = forms.ChoiceField(
+        label=_("Mode"),
+        required=False,
+        choices=[("", _("Any")), *Game.Mode.choices],
+    )
+    rules = forms.ChoiceField(
+        label=_("Rules"),
+        required=False,
+        choices=[("", _("Any")), *Ruleset.choices],
+    )
+    opponent = forms.CharField(label=_("Opponent"), required=False, max_length=150)
+    tournament = forms.ChoiceField(
+        label=_("Tournament"),
+        required=False,
+        choices=[("", _("Any")), ("yes", _("Tournament games")), ("no", _("Other games"))],
+    )
+
+    def filters(self) -> GameFilter:
+        """The filters of the fields that are valid; an invalid one filters nothing."""
+        data = self.cleaned_data if hasattr(self, "cleaned_data") else {}
+        tournament = data.get("tournament") or ""
+        return GameFilter(
+            mode=data.get("mode") or "",
+            ruleset=data.get("rules") or "",
+            opponent=data.get("opponent") or "",
+            tournament={"yes": True, "no": False}.get(tournament),
+        )

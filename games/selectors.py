@@ -133,10 +133,45 @@ def _waits_for_move() -> Q:
     )
 
 
-def my_games(user: User) -> list[MyGame]:
+@dataclass(frozen=True)
+class GameFilter:
+    """Which of a player's games My games lists: each field narrows, empty means any."""
+
+    mode: str = ""
+    ruleset: str = ""
+    opponent: str = ""
+    #: True: a tournament's deals only; False: none of them; None: either.
+    tournament: bool | None = None
+
+    def __bool__(self) -> bool:
+        return bool(self.mode or self.ruleset or self.opponent or self.tournament is not None)
+
+    def seats(self, user: User) -> Q:
+        """The condition on the player's own seats."""
+        condition = Q()
+        if self.mode:
+            condition &= Q(game__mode=self.mode)
+        if self.ruleset:
+            condition &= Q(game__ruleset=self.ruleset)
+        if self.opponent:
+            # Another seat of the same game: a subquery, so no seat is listed twice.
+            others = Seat.objects.filter(user__username__iexact=self.opponent).exclude(user=user)
+            condition &= Q(game__in=others.values("game"))
+        if self.tournament is not None:
+            # A tournament's deal is a competition's game: sealed until its window ends
+            # (``games.policy.sealed``); the moment stays on the game after it lifts.
+            condition &= Q(game__sealed_until__isnull=not self.tournament)
+        return condition
+
+
+NO_FILTER = GameFilter()
+
+
+def my_games(user: User, filters: GameFilter = NO_FILTER) -> list[MyGame]:
     """The user's games in play or waiting for players; those waiting for them first."""
     seats = (
         Seat.objects.filter(
+            filters.seats(user),
             user=user,
             status=Seat.Status.PLAYING,
             game__status__in=[Game.Status.OPEN, Game.Status.ACTIVE],
@@ -149,10 +184,10 @@ def my_games(user: User) -> list[MyGame]:
     return sorted(result, key=lambda g: (not g.your_move, -g.game.updated_at.timestamp()))
 
 
-def my_finished_games(user: User) -> QuerySet[Seat]:
+def my_finished_games(user: User, filters: GameFilter = NO_FILTER) -> QuerySet[Seat]:
     """The user's seats in finished games, the latest first, with the game and players."""
     return (
-        Seat.objects.filter(user=user, game__status=Game.Status.FINISHED)
+        Seat.objects.filter(filters.seats(user), user=user, game__status=Game.Status.FINISHED)
         .select_related("game")
         .prefetch_related(Prefetch("game__seats", queryset=Seat.objects.select_related("user")))
         .order_by("-game__finished_at", "-game_id")

@@ -32,7 +32,13 @@ from core.errors import ActionRefused
 from games import analysis, export, framing, policy, rebuild, selectors, services, throttle
 from games.boardview import Draft, game_page, replay_page
 from games.decorators import poll
-from games.forms import AddBotForm, JoinByCodeForm, NewGameForm, NewMultiGameForm
+from games.forms import (
+    AddBotForm,
+    JoinByCodeForm,
+    MyGamesFilterForm,
+    NewGameForm,
+    NewMultiGameForm,
+)
 from games.models import DataExport, Game, Lockstep, Seat
 from games.pollstate import poll_state
 from games.showcase import showcase
@@ -647,19 +653,34 @@ def game_poll(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 def my_games(request: AuthenticatedHttpRequest) -> HttpResponse:
     """The player's games in play or waiting for players, those waiting for them first."""
     now = timezone.now()
-    entries = selectors.my_games(request.user)
+    # The filters come from the address; one that cannot be read is named on the page
+    # (400) and the others still apply.
+    form = MyGamesFilterForm(request.GET if _FILTER_FIELDS & set(request.GET) else None)
+    valid = form.is_valid() or not form.is_bound
+    filters = form.filters()
+    entries = selectors.my_games(request.user, filters)
     # A round past its deadline is closed now, as opening the game would, so the list
     # never offers a move that can no longer be made.
     if any([services.deadlines_enforce(game=e.game, now=now) for e in entries]):
-        entries = selectors.my_games(request.user)
-    finished = Paginator(selectors.my_finished_games(request.user), FINISHED_PER_PAGE)
+        entries = selectors.my_games(request.user, filters)
+    finished = Paginator(selectors.my_finished_games(request.user, filters), FINISHED_PER_PAGE)
+    kept = QueryDict(mutable=True)
+    for name in sorted(_FILTER_FIELDS & set(request.GET)):
+        kept[name] = request.GET[name][:150]
     context = {
         "entries": entries,
         "finished": finished.get_page(request.GET.get("page")),
         "now": now,
         "in_a_minute": now + datetime.timedelta(minutes=1),
+        "filter_form": form,
+        "filtered": bool(filters),
+        # The filters again on the pager's links.
+        "filter_query": kept.urlencode(),
     }
-    return render(request, "games/mine.html", context)
+    return render(request, "games/mine.html", context, status=200 if valid else 400)
+
+
+_FILTER_FIELDS = {"mode", "rules", "opponent", "tournament"}
 
 
 FINISHED_PER_PAGE = 20

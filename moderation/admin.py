@@ -5,15 +5,23 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
-from django.contrib import admin
+from django.contrib import admin, messages
+from django.core.exceptions import ValidationError
 from django.db.models import Count, IntegerField, OuterRef, QuerySet, Subquery
 from django.db.models.functions import Coalesce
-from django.http import HttpRequest, HttpResponse
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponseNotAllowed,
+    HttpResponseRedirect,
+)
 from django.shortcuts import redirect
-from django.urls import reverse
+from django.urls import path, reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
+from accounts.http import AuthenticatedHttpRequest
 from accounts.models import User
 
 # Importing them registers the players' and games' pages, with the moderators' actions.
@@ -24,8 +32,8 @@ from moderation import (  # noqa: F401
     admin_tournaments,
     services,
 )
-from moderation.admin_actions import ReasonAction, ReasonActionsMixin
-from moderation.forms import ReasonForm
+from moderation.admin_actions import ReasonAction, ReasonActionsMixin, describe_error
+from moderation.forms import MuteForm, ReasonForm
 from moderation.models import AuditEntry, Ban, Report
 
 
@@ -38,6 +46,22 @@ class NoteForm(ReasonForm):
             "What you found and did, for the other moderators; kept in the audit log. The "
             "reporter is only told that the report was handled."
         ),
+    )
+
+
+def _hide_form(**kwargs: Any) -> ReasonForm:
+    return ReasonForm(
+        prefix="hide",
+        help_text=_("Kept in the audit log. Nobody reads the message in the game any more."),
+        **kwargs,
+    )
+
+
+def _mute_form(**kwargs: Any) -> MuteForm:
+    return MuteForm(
+        prefix="mute",
+        help_text=_("The player is notified with this reason. Kept in the audit log."),
+        **kwargs,
     )
 
 
@@ -132,6 +156,79 @@ class ReportAdmin(ReasonActionsMixin, admin.ModelAdmin[Report]):
             shown_for=lambda report: report.status == Report.Status.OPEN,
         ),
     )
+
+    # The page of a report about a chat message acts on the message and its author too.
+    change_form_template = "moderation/admin/report_change_form.html"
+
+    def get_urls(self) -> list[Any]:
+        view = self.admin_site.admin_view(self.chat_action_view)
+        own = [
+            path("<path:object_id>/chat/<str:action>/", view, name="moderation_report_chat"),
+        ]
+        return own + super().get_urls()
+
+    def change_view(
+        self,
+        request: HttpRequest,
+        object_id: str,
+        form_url: str = "",
+        extra_context: dict[str, Any] | None = None,
+    ) -> HttpResponse:
+        extra_context = dict(extra_context or {})
+        report = self.get_object(request, object_id)
+        message = report.chat_message if report is not None else None
+        if report is not None and message is not None:
+            initial = {"reason": report.get_category_display()}
+            extra_context["chat_message"] = message
+            extra_context["hide_form"] = _hide_form(initial=initial)
+            extra_context["mute_form"] = _mute_form(initial=initial)
+        return super().change_view(request, object_id, form_url, extra_context)
+
+    def chat_action_view(
+        self, request: AuthenticatedHttpRequest, object_id: str, action: str
+    ) -> HttpResponse:
+        """Hide the reported message, or mute its author, from the report's page (POST).
+
+        The services check the moderator's permission and write the audit entry, which
+        names the report.
+        """
+        if request.method != "POST":
+            return HttpResponseNotAllowed(["POST"])
+        report = self.get_object(request, object_id)
+        message = report.chat_message if report is not None else None
+        if report is None or message is None or action not in ("hide", "mute"):
+            raise Http404(_("No such object."))
+        form = _hide_form(data=request.POST) if action == "hide" else _mute_form(data=request.POST)
+        if not form.is_valid():
+            errors = "; ".join(str(e) for field in form.errors.values() for e in field)
+            self.message_user(request, errors, messages.ERROR)
+        else:
+            data = form.cleaned_data
+            try:
+                if action == "hide":
+                    services.chat_message_hide(
+                        moderator=request.user,
+                        message=message,
+                        reason=data["reason"],
+                        report=report,
+                    )
+                    done = str(_("The message is hidden."))
+                elif message.author is None:
+                    raise Http404(_("No such object."))
+                else:
+                    services.chat_mute(
+                        moderator=request.user,
+                        user=message.author,
+                        until=data["until"],
+                        reason=data["reason"],
+                        report=report,
+                    )
+                    done = _("%(name)s is muted in chat.") % {"name": message.author.username}
+            except ValidationError as error:
+                self.message_user(request, describe_error(error), messages.ERROR)
+            else:
+                self.message_user(request, done, messages.SUCCESS)
+        return HttpResponseRedirect(reverse("admin:moderation_report_change", args=[report.pk]))
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Report]:
         reports: QuerySet[Report] = (

@@ -17,11 +17,11 @@ from social.selectors import chat_mute_in_force
 
 @admin.register(ChatMessage)
 class ChatMessageAdmin(ReasonActionsMixin, admin.ModelAdmin[ChatMessage]):
-    list_display = ("id", "created_at", "game", "author", "__str__", "hidden")
+    list_display = ("id", "created_at", "game", "author", "shown_message", "hidden")
     list_filter = ("hidden",)
     search_fields = ("author__username", "text")
     list_select_related = ("author", "game")
-    readonly_fields = ("game", "author", "text", "phrase", "created_at", "hidden")
+    readonly_fields = ("game", "author", "shown_message", "phrase", "created_at", "hidden")
     fields = readonly_fields
     reason_actions = (
         ReasonAction(
@@ -70,6 +70,11 @@ class ChatMessageAdmin(ReasonActionsMixin, admin.ModelAdmin[ChatMessage]):
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
+
+    @admin.display(description=_("message as players read it"))
+    def shown_message(self, message: ChatMessage) -> str:
+        # A quick phrase is stored as its key; each player reads it in their language.
+        return message.shown_text
 
 
 @admin.register(ChatMute)

@@ -490,10 +490,15 @@ def _report_close(*, moderator: User, report: Report, note: str, status: str) ->
 
 
 @transaction.atomic
-def chat_message_hide(*, moderator: User, message: ChatMessage, reason: str) -> ChatMessage:
-    """Take a chat message out of its game's chat for everyone; nothing is deleted."""
+def chat_message_hide(
+    *, moderator: User, message: ChatMessage, reason: str, report: Report | None = None
+) -> ChatMessage:
+    """Take a chat message out of its game's chat for everyone; nothing is deleted.
+
+    ``report``: the report the moderator acted from, named in the audit entry.
+    """
     return _chat_message_set_hidden(
-        moderator=moderator, message=message, hidden=True, reason=reason
+        moderator=moderator, message=message, hidden=True, reason=reason, report=report
     )
 
 
@@ -506,7 +511,12 @@ def chat_message_unhide(*, moderator: User, message: ChatMessage, reason: str = 
 
 
 def _chat_message_set_hidden(
-    *, moderator: User, message: ChatMessage, hidden: bool, reason: str
+    *,
+    moderator: User,
+    message: ChatMessage,
+    hidden: bool,
+    reason: str,
+    report: Report | None = None,
 ) -> ChatMessage:
     _require(moderator, PERM_CHAT)
     reason = _reason(reason, required=hidden)
@@ -523,6 +533,7 @@ def _chat_message_set_hidden(
         AuditEntry.Action.HIDE_MESSAGE if hidden else AuditEntry.Action.UNHIDE_MESSAGE,
         target=message.author,
         game_id=message.game_id,
+        report=report,
         reason=reason,
         details={"message": message.pk, "text": message.text or message.phrase},
     )
@@ -530,11 +541,19 @@ def _chat_message_set_hidden(
 
 
 @transaction.atomic
-def chat_mute(*, moderator: User, user: User, until: datetime.datetime, reason: str) -> ChatMute:
+def chat_mute(
+    *,
+    moderator: User,
+    user: User,
+    until: datetime.datetime,
+    reason: str,
+    report: Report | None = None,
+) -> ChatMute:
     """Keep ``user`` out of every game's chat until ``until``; they are told why.
 
     A mute replaces one in force. Raises ``PermissionDenied`` if ``moderator`` may not
     mute this player and ``ActionRefused`` for a missing reason or a past end.
+    ``report``: the report the moderator acted from, named in the audit entry.
     """
     _require(moderator, PERM_CHAT, target=user)
     reason = _reason(reason, required=True)
@@ -556,6 +575,7 @@ def chat_mute(*, moderator: User, user: User, until: datetime.datetime, reason: 
         moderator,
         AuditEntry.Action.MUTE,
         target=user,
+        report=report,
         reason=reason,
         details={"until": until.isoformat()},
     )

@@ -228,12 +228,63 @@ class ChatMessage(models.Model):
         ]
 
     def __str__(self) -> str:
-        return self.text or self.phrase
+        # As players read it (a quick phrase in the language in force), in the admin too.
+        return self.shown_text
 
     @property
     def shown_text(self) -> str:
         """The text, or the quick phrase in the language in force."""
         return str(QuickPhrase(self.phrase).label) if self.phrase else self.text
+
+
+class ChatRead(models.Model):
+    """How far a seated player has read a game's chat: the newest message shown to them.
+
+    Newer messages by others are unread (My games marks their games); the chat panel moves
+    the mark when it shows them.
+    """
+
+    game = models.ForeignKey(
+        Game, on_delete=models.CASCADE, related_name="+", verbose_name=_("game")
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="+",
+        verbose_name=_("player"),
+    )
+    #: The id of the newest message read (ids grow with time), 0 for none.
+    last_read = models.PositiveBigIntegerField(_("last message read"), default=0)
+
+    class Meta:
+        verbose_name = _("chat read mark")
+        verbose_name_plural = _("chat read marks")
+        constraints = [
+            models.UniqueConstraint(fields=["user", "game"], name="chat_read_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} read {self.game_id} to {self.last_read}"
+
+
+class HiddenPresence(models.Model):
+    """A player who keeps from their friends when they are online (``social.presence``)."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="+",
+        verbose_name=_("player"),
+    )
+    created_at = models.DateTimeField(_("created at"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("hidden online status")
+        verbose_name_plural = _("hidden online statuses")
+
+    def __str__(self) -> str:
+        return str(self.user_id)
 
 
 class ChatMute(models.Model):

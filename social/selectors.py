@@ -3,27 +3,31 @@
 from __future__ import annotations
 
 import datetime
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 from django.core.cache import cache
-from django.db.models import Count, Max, Q, QuerySet
+from django.db.models import Count, Max, OuterRef, Q, QuerySet, Subquery
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from accounts.models import Notification, User
 from games.models import Game, Seat
 from games.policy import can_watch
+from social import presence
 from social.models import (
     EMAIL_BY_DEFAULT,
     Block,
     Challenge,
     ChatMessage,
     ChatMute,
+    ChatRead,
     EmailPreference,
     Follow,
     FriendRequest,
+    HiddenPresence,
     NotificationKind,
 )
 
@@ -78,6 +82,21 @@ def are_friends(first: User, second: User) -> bool:
         Q(sender=first, recipient=second) | Q(sender=second, recipient=first),
         accepted_at__isnull=False,
     ).exists()
+
+
+def friends_online(friends: Iterable[User]) -> set[int]:
+    """Which of these players (a player's own friends: nobody else learns it) are online
+    now, leaving out those who keep it to themselves."""
+    online = presence.online_among(friend.pk for friend in friends)
+    if online:
+        hidden = HiddenPresence.objects.filter(user_id__in=online).values_list("user_id", flat=True)
+        online -= set(hidden)
+    return online
+
+
+def presence_hidden(user: User) -> bool:
+    """Whether ``user`` keeps from their friends when they are online."""
+    return HiddenPresence.objects.filter(user=user).exists()
 
 
 @dataclass(frozen=True)
@@ -307,6 +326,35 @@ def chat_messages(game: Game, viewer: User) -> list[ChatMessage]:
         .order_by("-pk")[:CHAT_SHOWN]
     )
     return list(reversed(messages))
+
+
+def chat_last_read(game: Game, user: User) -> int:
+    """The id of the newest message of the game's chat that ``user`` has read (0: none)."""
+    mark = ChatRead.objects.filter(game=game, user=user).values_list("last_read", flat=True)
+    return mark.first() or 0
+
+
+def chat_unread_counts(user: User, game_ids: Iterable[int]) -> dict[int, int]:
+    """How many messages by others ``user`` has not read in each of these games' chats
+    (a game with none is left out), in one query.
+
+    Counted as the chat shows them: without hidden messages and those of players ``user``
+    blocked.
+    """
+    ids = list(game_ids)
+    if not ids:
+        return {}
+    read = ChatRead.objects.filter(user=user, game=OuterRef("game")).values("last_read")[:1]
+    rows = (
+        ChatMessage.objects.filter(game_id__in=ids, hidden=False)
+        .exclude(author=user)
+        .exclude(author__in=Block.objects.filter(blocker=user).values("blocked"))
+        .filter(pk__gt=Coalesce(Subquery(read), 0))
+        .order_by()
+        .values("game_id")
+        .annotate(unread=Count("pk"))
+    )
+    return {row["game_id"]: row["unread"] for row in rows}
 
 
 def chat_version_key(game_id: int) -> str:

@@ -32,9 +32,11 @@ from social.models import (
     Block,
     Challenge,
     ChatMessage,
+    ChatRead,
     EmailPreference,
     Follow,
     FriendRequest,
+    HiddenPresence,
     NotificationKind,
     QuickPhrase,
 )
@@ -463,6 +465,19 @@ def chat_post(*, game: Game, user: User, text: str = "", phrase: str = "") -> Ch
     return message
 
 
+@transaction.atomic
+def chat_read_mark(*, game: Game, user: User, up_to: int) -> None:
+    """Mark the game's chat read by ``user`` up to message ``up_to`` (shown to them).
+
+    Never moves the mark back: a panel drawn before a newer one must not unread it.
+    """
+    mark, _created = ChatRead.objects.select_for_update().get_or_create(game=game, user=user)
+    if up_to > mark.last_read:
+        mark.last_read = up_to
+        mark.full_clean()
+        mark.save(update_fields=["last_read"])
+
+
 def chat_changed_publish(game_id: int) -> None:
     """After the commit: the chat's polls see a new version, and push sends it.
 
@@ -572,6 +587,18 @@ def email_preferences_set(*, user: User, choices: dict[str, bool]) -> None:
             )
 
 
+# Online status
+
+
+@transaction.atomic
+def presence_hide(*, user: User, hidden: bool) -> None:
+    """Keep from ``user``'s friends when they are online (``hidden``), or show it again."""
+    if hidden:
+        HiddenPresence.objects.get_or_create(user=user)
+    else:
+        HiddenPresence.objects.filter(user=user).delete()
+
+
 # Account deletion
 
 
@@ -583,6 +610,7 @@ def user_forget_social(*, user: User, **kwargs: object) -> None:
     Block.objects.filter(Q(blocker=user) | Q(blocked=user)).delete()
     Challenge.objects.filter(Q(challenger=user) | Q(challenged=user)).delete()
     EmailPreference.objects.filter(user=user).delete()
+    HiddenPresence.objects.filter(user=user).delete()
     game_ids = set(ChatMessage.objects.filter(author=user).values_list("game_id", flat=True))
     ChatMessage.objects.filter(author=user).update(author=None)
     for game_id in game_ids:

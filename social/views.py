@@ -39,8 +39,11 @@ CHAT_POLL_SECONDS = 3
 def friends(request: AuthenticatedHttpRequest) -> HttpResponse:
     """Friends, requests, challenges, who is playing now and friends' recent games."""
     user = request.user
+    friends = list(selectors.friends_of(user))
     context = {
-        "friends": list(selectors.friends_of(user)),
+        "friends": friends,
+        "online": selectors.friends_online(friends),
+        "presence_hidden": selectors.presence_hidden(user),
         "following": list(selectors.followed_by(user)),
         "blocked": list(selectors.blocked_by(user)),
         "requests_received": list(selectors.requests_received(user)),
@@ -53,6 +56,21 @@ def friends(request: AuthenticatedHttpRequest) -> HttpResponse:
         "email_form": EmailPreferencesForm(initial=selectors.email_preferences(user)),
     }
     return render(request, "social/friends.html", context)
+
+
+@login_required
+@require_POST
+def presence_visibility(request: AuthenticatedHttpRequest) -> HttpResponse:
+    """Show friends when the player is online, or keep it from them (``hidden=1``)."""
+    hidden = request.POST.get("hidden", "")
+    if hidden not in ("0", "1"):
+        return _refused(request, ActionRefused(_("The form could not be read.")))
+    services.presence_hide(user=request.user, hidden=hidden == "1")
+    if hidden == "1":
+        messages.success(request, _("Your friends no longer see when you are online."))
+    else:
+        messages.success(request, _("Your friends see when you are online."))
+    return redirect("social:friends")
 
 
 _RELATION_ACTIONS: dict[str, Callable[..., object]] = {
@@ -242,9 +260,20 @@ def _panel_context(
 ) -> dict[str, object]:
     token = tokens.chat_token(game.pk, tokens.session_cookie(request), user.pk)
     muted = selectors.chat_mute_in_force(user) if seat is not None else None
+    shown = selectors.chat_messages(game, user)
+    unread: list[int] = []
+    if seat is not None:
+        # A player's panel shows what is new to them, and from now on it is read.
+        read_before = selectors.chat_last_read(game, user)
+        unread = [m.pk for m in shown if m.pk > read_before and m.author_id != user.pk]
+        newest = max((m.pk for m in shown), default=0)
+        if newest > read_before:
+            services.chat_read_mark(game=game, user=user, up_to=newest)
     return {
         "game": game,
-        "chat_messages": selectors.chat_messages(game, user),
+        "chat_messages": shown,
+        "first_unread": unread[0] if unread else None,
+        "unread_count": len(unread),
         "chat_version": selectors.chat_version(game.pk),
         "chat_token": token,
         "can_post": muted is None and selectors.can_post_chat(game, user, seat),

@@ -100,6 +100,8 @@ MIDDLEWARE = [
     "accounts.middleware.SignedOutConfirmationMiddleware",
     # Signs out banned players and holds renamed ones at the choose-a-name page.
     "moderation.middleware.ModerationMiddleware",
+    # Friends see who is online: a read of the cache per request, no query.
+    "social.middleware.PresenceMiddleware",
 ]
 
 ROOT_URLCONF = "limes_site.urls"
