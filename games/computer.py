@@ -97,7 +97,7 @@ def hint_take(*, game: Game, user: User) -> rules.Turn:
     card = state.current_card
     assert card is not None
     round_number = game.round
-    # In the request: the one-ply assessment's best turn, a few ms (benchmarks/README.md).
+    # In the request: the one-ply assessment's best turn, about 9 ms (benchmarks/README.md).
     # It is computed before taking the lock, so the other seats' commits need not wait.
     turn = rules.bot.hint_turn(
         state.boards[user.username],

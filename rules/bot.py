@@ -66,8 +66,8 @@ class BotLevel(enum.StrEnum):
 
     @property
     def expected_score(self) -> float:
-        """The level's mean solo score on the standard rules (``benchmarks/bot_strength.py``,
-        1,000 seeded deals unless benchmarks/README.md says fewer)."""
+        """The level's mean solo score on the standard rules (``benchmarks/lab/bot_strength.py``,
+        1,000 seeded deals unless benchmarks/lab/NOTEBOOK.md says fewer)."""
         return _EXPECTED_SCORE[self]
 
 

@@ -10,10 +10,10 @@ evaluations have that shape:
   still expect, per *open* zone beside it (where a card may still lie without the landscape
   outgrowing 4x4 cards) a weight by terrain, and for a watchman per open zone in its lines
   of sight; scaled by the share of the open zones the remaining rounds will fill. Tuned by
-  hand (benchmarks/README.md has the runs).
+  hand (benchmarks/lab/NOTEBOOK.md has the runs).
 - ``LearnedWeights``: the same terms and a few more (the deck's unseen terrain shares), one
   coefficient each per terrain and per number of rounds left, learned by self-play
-  (``benchmarks/train_evaluator.py``); shipped in ``rules/weights/evaluator.json``.
+  (``benchmarks/lab/train_evaluator.py``); shipped in ``rules/weights/evaluator.json``.
 
 Because the value is a sum over regions, each region's worth is computed once per placement
 and each worker action costs a few additions (``value_turns``, on the reference player's
