@@ -11,7 +11,7 @@ Run by hand, like ``web_speed.py`` (whose throwaway database and clocks it borro
 - **bot_turn** per level, alone, on the same positions: what a ``bots_play`` task spends
   per computer seat and round.
 - **analysis**: ``games.analysis.assess_seat`` of each finished game (16 ``assess_turn``).
-- **par**: ``services.daily_par_compute`` for ``--par-days`` days with a search budget of
+- **par**: ``computer.daily_par_compute`` for ``--par-days`` days with a search budget of
   ``--par-budget`` seconds (default 5, the production setting's default).
 
 Times are median / p95 (nearest rank), in milliseconds unless marked.
@@ -46,8 +46,9 @@ def run(games: int, par_days: int, par_budget: float) -> None:
     from django.urls import reverse
 
     import rules
+    import rules.bot
     from accounts.models import User
-    from games import analysis, rebuild, services, throttle
+    from games import analysis, computer, rebuild, services, throttle
     from games.models import Game
 
     # This measures what a hint costs, not the limit on them (12 a minute, issue 21).
@@ -76,9 +77,9 @@ def run(games: int, par_days: int, par_budget: float) -> None:
             assert card is not None
             board = state.boards[user.username]
             unseen = rebuild.unseen_cards(state)
-            for level in rules.BOT_LEVELS:
+            for level in rules.bot.BOT_LEVELS:
                 with stopwatch(times[f"bot_turn {level}"]):
-                    turn = rules.bot_turn(
+                    turn = rules.bot.bot_turn(
                         board, card, unseen=unseen, variants=state.variants, level=level
                     )
             game = services.move_submit(
@@ -92,7 +93,7 @@ def run(games: int, par_days: int, par_budget: float) -> None:
     for offset in range(par_days):
         day = datetime.date(2026, 1, 1) + datetime.timedelta(days=offset)
         with stopwatch(times["par (s)"]):
-            services.daily_par_compute(day=day)
+            computer.daily_par_compute(day=day)
     wall = time.perf_counter() - start_wall
     cpu = time.process_time() - start_cpu
     others = machine_busy_seconds() - start_busy - cpu

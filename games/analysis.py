@@ -1,6 +1,6 @@
 """Post-game analysis: each round of a player against the computer's quick judgement.
 
-Computation only (no writes): ``services.game_analyse`` stores what ``assess_seat`` returns,
+Computation only (no writes): ``computer.game_analyse`` stores what ``assess_seat`` returns,
 and the pages read it back through ``costliest`` and ``loss_chart``.
 """
 
@@ -14,6 +14,7 @@ from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
 import rules
+import rules.bot
 from games.models import Game, GameAnalysis, Move, Seat
 from games.rebuild import deck, move_to_turn
 
@@ -25,7 +26,7 @@ NOTABLE_LOSS = 0.5
 
 
 def assess_seat(game: Game, moves: Sequence[Move]) -> tuple[list[dict[str, Any]], float]:
-    """Every round the seat played, judged by ``rules.assess_turn`` (the one-ply search on
+    """Every round the seat played, judged by ``rules.bot.assess_turn`` (the one-ply search on
     the learned evaluation, a fraction of a second a seat), and the seat's accuracy.
 
     At each round the bot knows what the player knew: the board, the card, and which cards
@@ -40,7 +41,7 @@ def assess_seat(game: Game, moves: Sequence[Move]) -> tuple[list[dict[str, Any]]
         revealed = set(game.cards[: move.round])
         unseen = [c for c in the_deck if c.number not in revealed]
         turn = move_to_turn(move)
-        assessment = rules.assess_turn(
+        assessment = rules.bot.assess_turn(
             board, card, turn, unseen=unseen, variants=variants, seed=game.seed + move.round
         )
         rounds.append(

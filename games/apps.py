@@ -11,7 +11,10 @@ class GamesConfig(AppConfig):
 
     def ready(self) -> None:
         from accounts.signals import user_deleting
-        from games import internals  # noqa: F401  (registers the check of Django's version)
+        from games import (
+            internals,  # noqa: F401  (registers the check of Django's version)
+            taskqueue,  # noqa: F401  (and of django-tasks-db's)
+        )
         from games.services import user_leave_games_on_delete
         from games.showcase import showcase_forget_on_commit
 

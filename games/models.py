@@ -10,6 +10,7 @@ from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 import rules
+import rules.bot
 
 
 def duration_label(seconds: int) -> str:
@@ -252,12 +253,12 @@ class Game(models.Model):
 
 
 class BotLevel(models.TextChoices):
-    """The computer players a game can seat: ``rules.BotLevel``'s levels, with labels
+    """The computer players a game can seat: ``rules.bot.BotLevel``'s levels, with labels
     (tests/games/test_bots.py checks that they are the same)."""
 
-    EASY = rules.BotLevel.EASY.value, _("easy")
-    REFERENCE = rules.BotLevel.REFERENCE.value, _("reference")
-    STRONG = rules.BotLevel.STRONG.value, _("strong")
+    EASY = rules.bot.BotLevel.EASY.value, _("easy")
+    REFERENCE = rules.bot.BotLevel.REFERENCE.value, _("reference")
+    STRONG = rules.bot.BotLevel.STRONG.value, _("strong")
 
     @classmethod
     def choices_with_scores(cls) -> list[tuple[str, str]]:
@@ -266,7 +267,7 @@ class BotLevel(models.TextChoices):
             (
                 level.value,
                 gettext("%(level)s (scores about %(score)s)")
-                % {"level": level.label, "score": round(rules.BotLevel(level).expected_score)},
+                % {"level": level.label, "score": round(rules.bot.BotLevel(level).expected_score)},
             )
             for level in cls
         ]

@@ -1,11 +1,15 @@
-"""Writes of the games app: games, seats, rounds, hints, analyses, the daily par.
+"""Writes of the games app: games, seats, rounds, live tables, the daily par's row, exports.
+
+The transaction kernel: every change of a game goes through ``_locked`` (the game's row
+lock) and ``_touch`` (its version, its poll state, its push), a round through ``_submit``
+(``move_submit`` for a person, ``bot_move_submit`` for a computer player). The computer's
+own work (its players' turns, hints, analyses, the par) is ``games.computer``'s: it thinks
+outside any transaction and writes through this module.
 
 Most functions are one transaction (``@transaction.atomic``). The exceptions say so in
 their docstrings: a round whose deadline has passed commits the time-out on its own before
 the move is refused (``move_submit``); ``user_resign_everywhere`` and ``expire_deadlines``
-take one transaction per game; ``bots_play``, ``hint_take``, ``game_analyse`` and
-``daily_par_compute`` think outside any transaction and write in a short one at the end.
-``daily_cards`` writes nothing.
+take one transaction per game. ``daily_cards`` writes nothing.
 """
 
 from __future__ import annotations
@@ -17,7 +21,6 @@ import secrets
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 
-from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import F, QuerySet
@@ -28,8 +31,7 @@ import rules
 from accounts.models import User
 from accounts.selectors import vacation_paused
 from core.errors import ActionRefused
-from games import export, mail, push, taskqueue, tasks, throttle
-from games.analysis import assess_seat
+from games import export, mail, push, taskqueue, tasks
 from games.daily import daily_seed, today
 from games.models import (
     BotLevel,
@@ -41,19 +43,16 @@ from games.models import (
     Move,
     Ruleset,
     Seat,
-    SeatAnalysis,
     SoloResult,
 )
 from games.policy import hint_refusal, seat_of
 from games.pollstate import poll_state_publish, poll_state_set
 from games.rebuild import (
     deck,
-    game_moves,
     move_to_turn,
     player_key,
     rules_game,
     stored_turns,
-    unseen_cards,
 )
 from games.selectors import lockstep_counts
 from games.signals import game_finished, lockstep_finished
@@ -1095,149 +1094,39 @@ def games_unseal(*, game_ids: Iterable[int], at: datetime.datetime) -> None:
     _touch_all(Game.objects.filter(pk__in=game_ids), timezone.now(), sealed_until=at)
 
 
-# -- computer players, hints, analysis -------------------------------------------------------
+# -- hints ---------------------------------------------------------------------------------
 
 
-def bots_play(*, game_id: int, round_number: int) -> int:
-    """Play round ``round_number`` for every computer player still to play it.
-
-    Run by the ``bots_play`` task. Each turn is computed outside any lock, then submitted
-    like a person's move; if the round moved on meanwhile (a deadline, a resignation) the
-    turn is dropped. Running twice changes nothing: a round already played is skipped.
-    Returns how many turns were committed.
-    """
-    game = Game.objects.filter(pk=game_id).first()
-    if game is None or not game.is_active or game.round != round_number:
-        return 0
-    seats = list(game.seats.select_related("user").order_by("position"))
-    state = rules_game(game, seats)
-    card = state.current_card
-    if card is None:
-        return 0
-    waiting = set(state.waiting_for())
-    unseen = unseen_cards(state)
-    played = 0
-    for seat in seats:
-        key = player_key(seat)
-        if not seat.is_bot or key not in waiting:
-            continue
-        # The bot sees its own board, this round's card and which cards are left: never
-        # the order of the cards to come.
-        turn = rules.bot_turn(
-            state.boards[key],
-            card,
-            unseen=unseen,
-            variants=state.variants,
-            level=seat.bot_level,
-            seed=game.seed + 100 * round_number + seat.position,
-        )
-        try:
-            bot_move_submit(game=game, seat=seat, round_number=round_number, turn=turn)
-        except MoveRejected:
-            continue  # the round moved on, or this seat played meanwhile: nothing to do
-        played += 1
-    return played
-
-
-def _hint_refusal(game: Game, seats: list[Seat], user: User) -> Exception | None:
+def ensure_hint_allowed(*, game: Game, seats: list[Seat], user: User) -> None:
+    """Raise ``PermissionDenied`` or ``ActionRefused`` if ``user`` may not take a hint in
+    ``game`` now (``policy.hint_refusal``)."""
     refusal = hint_refusal(game, seats, seat_of(seats, user))
     if refusal is None:
-        return None
+        return
     message, status = refusal
-    return PermissionDenied(message) if status == 403 else ActionRefused(message, status=status)
+    if status == 403:
+        raise PermissionDenied(message)
+    raise ActionRefused(message, status=status)
 
 
-def hint_take(*, game: Game, user: User) -> rules.Turn:
-    """The computer's quick best turn (``rules.hint_turn``) for ``user``'s round in play.
+@transaction.atomic
+def game_mark_assisted(*, game_id: int, user: User, round_number: int) -> None:
+    """Mark the game assisted for good: ``user`` took a hint for round ``round_number``
+    (``games.computer.hint_take``), which keeps the game off every board.
 
-    For solo games and games against computer players only (not the daily challenge),
-    ``throttle.HINTS_PER_WINDOW`` a minute per player. The game is marked assisted for good,
-    which keeps it off every board. Raises ``PermissionDenied`` or ``ActionRefused``
-    (nothing changed) when no hint can be given.
+    Raises ``PermissionDenied`` or ``ActionRefused`` (nothing changed) if a hint may no
+    longer be given, or if the round moved on meanwhile (409).
     """
-    game = Game.objects.get(pk=game.pk)
-    seats = list(game.seats.select_related("user").order_by("position"))
-    refusal = _hint_refusal(game, seats, user)
-    if refusal is not None:
-        raise refusal
-    if not throttle.hint_take_allowed(user.pk):
-        raise ActionRefused(_("That is a lot of hints at once: wait a minute."), status=429)
-    state = rules_game(game, seats)
-    card = state.current_card
-    assert card is not None
-    round_number = game.round
-    # In the request: the one-ply assessment's best turn, a few ms (benchmarks/README.md).
-    # It is computed before taking the lock, so the other seats' commits need not wait.
-    turn = rules.hint_turn(
-        state.boards[user.username],
-        card,
-        unseen=unseen_cards(state),
-        variants=state.variants,
-    )
-    with transaction.atomic():
-        game, seats = _locked(game.pk)
-        refusal = _hint_refusal(game, seats, user)
-        if refusal is not None:
-            raise refusal
-        if game.round != round_number:
-            raise ActionRefused(_("The round moved on meanwhile: ask again."), status=409)
-        if not game.assisted:
-            game.assisted = True
-            _touch(game, "assisted")
-    return turn
+    game, seats = _locked(game_id)
+    ensure_hint_allowed(game=game, seats=seats, user=user)
+    if game.round != round_number:
+        raise ActionRefused(_("The round moved on meanwhile: ask again."), status=409)
+    if not game.assisted:
+        game.assisted = True
+        _touch(game, "assisted")
 
 
-def game_analyse(*, game_id: int) -> GameAnalysis | None:
-    """Compute and store a finished game's analysis once; run by the ``game_analyse`` task.
-
-    A second run finds it done and changes nothing. Human seats only.
-    """
-    game = Game.objects.filter(pk=game_id, status=Game.Status.FINISHED).first()
-    if game is None:
-        return None
-    analysis, _created = GameAnalysis.objects.get_or_create(game=game)
-    if analysis.status == GameAnalysis.Status.DONE:
-        return analysis
-    seats = list(game.seats.select_related("user").order_by("position"))
-    moves = game_moves(game)
-    # The slow part (a few seconds), outside any transaction.
-    try:
-        results = {
-            seat.pk: assess_seat(game, [m for m in moves if m.seat_id == seat.pk])
-            for seat in seats
-            if not seat.is_bot
-        }
-    except Exception:
-        # The page stops waiting for it; the error goes on to the task's log.
-        GameAnalysis.objects.filter(pk=analysis.pk).update(status=GameAnalysis.Status.FAILED)
-        raise
-    with transaction.atomic():
-        analysis = GameAnalysis.objects.select_for_update().get(pk=analysis.pk)
-        if analysis.status == GameAnalysis.Status.DONE:
-            return analysis
-        SeatAnalysis.objects.bulk_create(
-            SeatAnalysis(analysis=analysis, seat_id=seat_id, rounds=rounds, accuracy=accuracy)
-            for seat_id, (rounds, accuracy) in results.items()
-        )
-        analysis.status = GameAnalysis.Status.DONE
-        analysis.completed_at = timezone.now()
-        analysis.save(update_fields=["status", "completed_at"])
-    return analysis
-
-
-def analysis_request(*, game: Game) -> GameAnalysis:
-    """Queue the analysis of a finished game that has none (games older than the feature)."""
-    if not game.is_finished:
-        raise ActionRefused(_("A game is analysed once it is over."), status=409)
-    with transaction.atomic():
-        analysis, created = GameAnalysis.objects.get_or_create(game=game)
-        if created:
-            game_id = game.pk
-            transaction.on_commit(lambda: taskqueue.game_analyse_enqueue(game_id))
-    return analysis
-
-
-# -- the daily challenge's par ---------------------------------------------------------------
+# -- the daily challenge: its cards, its par's row (``games.computer`` works the par out) ----
 
 
 def daily_cards(day: datetime.date) -> list[rules.Card]:
@@ -1253,53 +1142,6 @@ def daily_par_request(*, day: datetime.date, ruleset: str = Ruleset.STANDARD) ->
         iso = day.isoformat()
         transaction.on_commit(lambda: tasks.daily_par_compute.enqueue(iso, ruleset))
     return par
-
-
-def daily_par_compute(*, day: datetime.date, ruleset: str = Ruleset.STANDARD) -> DailyPar:
-    """Work out the day's par (seconds of search) and store it; once done, a no-op.
-
-    Run by the ``daily_par_compute`` task or ``manage.py compute_daily_par``.
-    """
-    par, _created = DailyPar.objects.get_or_create(day=day, ruleset=ruleset)
-    if par.is_done:
-        return par
-    variants = rules.Variants(
-        diagonal=ruleset in (Ruleset.DIAGONAL, Ruleset.BOTH),
-        ferryman=ruleset in (Ruleset.FERRYMAN, Ruleset.BOTH),
-    )
-    cards = daily_cards(day)
-    try:
-        bot_score = _bot_alone(cards, variants)
-        best_score, _turns = rules.hindsight_best(
-            cards, variants=variants, budget=settings.LIMES_PAR_BUDGET
-        )
-    except Exception:
-        # The page stops waiting for it; the error goes on to the task's log.
-        DailyPar.objects.filter(pk=par.pk).update(status=DailyPar.Status.FAILED)
-        raise
-    with transaction.atomic():
-        par = DailyPar.objects.select_for_update().get(pk=par.pk)
-        if par.is_done:
-            return par
-        par.bot_score = bot_score
-        # The search may miss the bot's own line; the par is the better of the two.
-        par.best_score = max(best_score, bot_score)
-        par.status = DailyPar.Status.DONE
-        par.completed_at = timezone.now()
-        par.save()
-    return par
-
-
-def _bot_alone(cards: list[rules.Card], variants: rules.Variants) -> int:
-    # The strong bot plays the day as a person does: one card at a time, the rest unknown.
-    the_deck = deck()
-    board = rules.Board()
-    for index, card in enumerate(cards):
-        revealed = {c.number for c in cards[: index + 1]}
-        unseen = [c for c in the_deck if c.number not in revealed]
-        turn = rules.bot_turn(board, card, unseen=unseen, variants=variants, level="strong")
-        board = board.play(card, turn, variants)
-    return board.landscape.score().total
 
 
 # Data exports ("Download my data")

@@ -12,6 +12,13 @@
 - **Fair order.** A person waiting for the computers' turn comes before any analysis, and
   one player's flood of games waits behind everyone else's: each new task of a player's
   games is queued one priority step below the tasks of theirs already waiting.
+
+Written against django-tasks-db 0.13 (``TASKS_DB_WRITTEN_FOR``), whose private parts the
+worker builds on (``manage.py task_worker`` swaps ``db_worker.Worker`` for its own, runs its
+loop again after an outage and wraps a task result's ``set_failed``), as this module builds
+on ``DBTaskResult``'s fields. On any other version the system check ``limes.E002`` stops
+``manage.py`` (the worker among it) until someone has read both against it, run
+``tests/games/test_task_worker.py`` and added it.
 """
 
 from __future__ import annotations
@@ -19,8 +26,11 @@ from __future__ import annotations
 import datetime
 import logging
 import uuid
+from typing import Any
 
+import django_tasks_db
 from django.conf import settings
+from django.core.checks import CheckMessage, Error, Tags, register
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -32,6 +42,9 @@ from games.models import Game, TaskWorker
 
 logger = logging.getLogger(__name__)
 
+#: The django-tasks-db versions (major, minor) whose worker internals were read for this.
+TASKS_DB_WRITTEN_FOR = frozenset({(0, 13)})
+
 # Runs of a task whose workers all died with it: past this, it is a task that kills its
 # worker (memory, a crash), and it fails instead of taking the next worker down too.
 MAX_ATTEMPTS = 3
@@ -42,6 +55,31 @@ BOTS_PRIORITY = 50
 ANALYSIS_PRIORITY = 0
 # The lowest a player's backlog pushes their tasks (django-tasks allows -100 to 100).
 LOWEST_STEP = 40
+
+
+def tasks_db_version() -> tuple[int, int]:
+    """The installed django-tasks-db's (major, minor)."""
+    major, minor, *_rest = django_tasks_db.__version__.split(".")
+    return int(major), int(minor)
+
+
+@register(Tags.compatibility)
+def check_tasks_db_version(app_configs: Any = None, **kwargs: Any) -> list[CheckMessage]:
+    """An error on a django-tasks-db whose worker the task worker was not written for."""
+    if tasks_db_version() in TASKS_DB_WRITTEN_FOR:
+        return []
+    written = ", ".join(f"{major}.{minor}" for major, minor in sorted(TASKS_DB_WRITTEN_FOR))
+    return [
+        Error(
+            f"manage.py task_worker patches django-tasks-db's worker and was written for "
+            f"django-tasks-db {written}, not {django_tasks_db.__version__}.",
+            hint="Read games/management/commands/task_worker.py and games/taskqueue.py "
+            "against this version, run tests/games/test_task_worker.py, then add it to "
+            "games.taskqueue.TASKS_DB_WRITTEN_FOR; or pin django-tasks-db as "
+            "requirements.txt says.",
+            id="limes.E002",
+        )
+    ]
 
 
 def lease() -> datetime.timedelta:

@@ -16,28 +16,28 @@ from django_tasks import task
 
 @task()
 def bots_play(game_id: int, round_number: int) -> int:
-    """The computer players' turns of one round (``services.bots_play``)."""
+    """The computer players' turns of one round (``computer.bots_play``)."""
     # Imported here: the services enqueue these tasks, so they import this module.
-    from games import services
+    from games import computer
 
-    return services.bots_play(game_id=game_id, round_number=round_number)
+    return computer.bots_play(game_id=game_id, round_number=round_number)
 
 
 @task()
 def game_analyse(game_id: int) -> str:
-    """The post-game analysis of one finished game (``services.game_analyse``)."""
-    from games import services
+    """The post-game analysis of one finished game (``computer.game_analyse``)."""
+    from games import computer
 
-    analysis = services.game_analyse(game_id=game_id)
+    analysis = computer.game_analyse(game_id=game_id)
     return analysis.status if analysis is not None else "no such finished game"
 
 
 @task()
 def daily_par_compute(day: str, ruleset: str) -> int | None:
-    """The par of ``day`` (ISO date) in ``ruleset`` (``services.daily_par_compute``)."""
-    from games import services
+    """The par of ``day`` (ISO date) in ``ruleset`` (``computer.daily_par_compute``)."""
+    from games import computer
 
-    par = services.daily_par_compute(day=datetime.date.fromisoformat(day), ruleset=ruleset)
+    par = computer.daily_par_compute(day=datetime.date.fromisoformat(day), ruleset=ruleset)
     return par.bot_score
 
 

@@ -29,7 +29,17 @@ from accounts.http import AuthenticatedHttpRequest, HtmxHttpRequest
 from accounts.selectors import vacations_until
 from core import tokens
 from core.errors import ActionRefused
-from games import analysis, export, framing, policy, rebuild, selectors, services, throttle
+from games import (
+    analysis,
+    computer,
+    export,
+    framing,
+    policy,
+    rebuild,
+    selectors,
+    services,
+    throttle,
+)
 from games.boardview import Draft, game_page, replay_page
 from games.decorators import poll
 from games.forms import (
@@ -478,7 +488,7 @@ def game_hint(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """Show the strong bot's turn as the player's draft; they may commit or change it."""
     game = get_object_or_404(Game, pk=pk)
     try:
-        turn = services.hint_take(game=game, user=request.user)
+        turn = computer.hint_take(game=game, user=request.user)
     except ActionRefused as error:
         return _rejected(request, pk, error.messages[0], error.status)
     except PermissionDenied:

@@ -123,3 +123,9 @@ class LimesAdminSite(admin.AdminSite):
 
 class LimesAdminConfig(AdminConfig):
     default_site = "limes_site.admin.LimesAdminSite"
+
+    def ready(self) -> None:
+        super().ready()
+        # The site package's one app config: it registers the check of the cache's Django
+        # (which otherwise loads with the first use of the cache).
+        from limes_site import cache  # noqa: F401

@@ -17,6 +17,14 @@ and the outage is logged once. A key whose write was skipped could still hold an
 value in Redis (one that kept its data across a restart, or a network cut that only this
 process saw): such keys are deleted as soon as Redis answers again, so that no poll or
 session reads a value older than the last one written.
+
+**Fenced.** Sharing the clients builds on private parts of Django's Redis backend
+(``RedisCacheClient._get_connection_pool`` and ``._client``, ``RedisCache._cache``), read
+against Django 5.2 (``WRITTEN_FOR``). On any other Django a client is built per operation,
+as Django does (``shares_clients``), and the system check ``limes.E003`` stops
+``manage.py`` while this cache is configured, until someone has read this module against
+the new version, run ``tests/limes_site/test_cache_fence.py`` and
+``tests/cluster/test_redis_cache.py``, and added it.
 """
 
 from __future__ import annotations
@@ -27,10 +35,13 @@ import time
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar, cast
 
+import django
 import redis
+from django.conf import settings
 from django.core.cache.backends.base import DEFAULT_TIMEOUT
 from django.core.cache.backends.redis import RedisCache as DjangoRedisCache
 from django.core.cache.backends.redis import RedisCacheClient as DjangoRedisCacheClient
+from django.core.checks import CheckMessage, Error, Tags, register
 
 logger = logging.getLogger(__name__)
 
@@ -48,7 +59,34 @@ UNAVAILABLE: tuple[type[Exception], ...] = (
     OSError,
 )
 
+#: The Django versions (major, minor) whose Redis cache backend this module was read against.
+WRITTEN_FOR = frozenset({(5, 2)})
+
 T = TypeVar("T")
+
+
+def shares_clients() -> bool:
+    """Whether a client is shared per pool (else Django builds one per operation)."""
+    return django.VERSION[:2] in WRITTEN_FOR
+
+
+@register(Tags.compatibility)
+def check_django_version(app_configs: Any = None, **kwargs: Any) -> list[CheckMessage]:
+    """An error, while this cache is configured, on a Django it was not written for."""
+    backends = {cache.get("BACKEND") for cache in settings.CACHES.values()}
+    if shares_clients() or f"{__name__}.RedisCache" not in backends:
+        return []
+    written = ", ".join(f"{major}.{minor}" for major, minor in sorted(WRITTEN_FOR))
+    return [
+        Error(
+            f"limes_site/cache.py shares the clients of Django's Redis cache through its "
+            f"private parts and was written for Django {written}, not {django.get_version()}.",
+            hint="Read limes_site/cache.py against this Django, run "
+            "tests/limes_site/test_cache_fence.py and tests/cluster/test_redis_cache.py, "
+            "then add the version to limes_site.cache.WRITTEN_FOR.",
+            id="limes.E003",
+        )
+    ]
 
 
 class RedisCacheClient(DjangoRedisCacheClient):
@@ -57,6 +95,8 @@ class RedisCacheClient(DjangoRedisCacheClient):
         self._clients: dict[int, Any] = {}
 
     def get_client(self, key: Any = None, *, write: bool = False) -> Any:
+        if not shares_clients():
+            return super().get_client(key, write=write)
         # (django-stubs leave out the private parts this builds on.)
         pool = self._get_connection_pool(write)  # type: ignore[attr-defined]
         client = self._clients.get(id(pool))

@@ -1,7 +1,7 @@
 """Puzzle positions: which turns of a game make a puzzle, and how an answer is graded.
 
 Computation only (no writes). Turns are valued as the post-game analysis values them
-(``rules.assess_turn``: the one-ply search on the learned evaluation, an expected final
+(``rules.bot.assess_turn``: the one-ply search on the learned evaluation, an expected final
 score), so a puzzle's answer agrees with what the analysis of its game said.
 
 A position is what its player knew at that turn: the landscape, the card, the round, the

@@ -18,6 +18,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 import rules
+import rules.bot
 from accounts.models import User
 from core.errors import ActionRefused
 from games.models import Game, GameAnalysis, SoloResult
@@ -75,7 +76,9 @@ def puzzle_make_from_computer(*, games: int, seed: int = 0) -> int:
         for index, card in enumerate(cards):
             shown = {c.number for c in cards[: index + 1]}
             unseen = [c for c in the_deck if c.number not in shown]
-            turn = rules.bot_turn(board, card, unseen=unseen, variants=variants, level="reference")
+            turn = rules.bot.bot_turn(
+                board, card, unseen=unseen, variants=variants, level="reference"
+            )
             turns.append(turn)
             board = board.play(card, turn, variants)
         for position in positions_of(cards, turns, variants, the_deck):

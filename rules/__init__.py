@@ -4,20 +4,16 @@ Pure Python: no Django, no I/O outside ``python -m rules``, no global randomness
 seeded ``random.Random``). One import gives the public API::
 
     from rules import Game, Landscape, Turn, Placement, PlaceWorker, Variants
+
+The computer players by level, hints, turn assessment and the hindsight par are
+``rules.bot``, which this import does not load (nor their learned weights): ``import
+rules.bot`` where a bot plays, as ``import chess`` leaves ``chess.engine`` out. The reference
+player (``reference_turn``), the deck's yardstick, is here.
 """
 
 from __future__ import annotations
 
 from rules.board import Board, PlacedCard
-from rules.bot import (
-    BOT_LEVELS,
-    BotLevel,
-    TurnAssessment,
-    assess_turn,
-    bot_turn,
-    hindsight_best,
-    hint_turn,
-)
 from rules.deck import DEFAULT_DECK_PATH, Deck, load_deck
 from rules.errors import IllegalMoveError, InvalidInputError, RulesError
 from rules.game import Game, Outcome, Standing, rank
@@ -50,7 +46,6 @@ from rules.record import (
 from rules.solo import SoloRating, solo_rating
 
 __all__ = [
-    "BOT_LEVELS",
     "DEFAULT_DECK_PATH",
     "MAX_SPAN",
     "RECORD_FORMAT",
@@ -58,7 +53,6 @@ __all__ = [
     "ROUNDS",
     "WORKERS_PER_PLAYER",
     "Board",
-    "BotLevel",
     "Card",
     "Deck",
     "Game",
@@ -78,17 +72,12 @@ __all__ = [
     "Standing",
     "Terrain",
     "Turn",
-    "TurnAssessment",
     "Variants",
     "WorkerAction",
     "WorkerScore",
     "Zone",
-    "assess_turn",
-    "bot_turn",
     "game_from_record",
     "game_to_record",
-    "hindsight_best",
-    "hint_turn",
     "load_deck",
     "rank",
     "reference_turn",

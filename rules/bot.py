@@ -17,10 +17,14 @@ Levels (``BOT_LEVELS``, weakest first):
   ranked on every unseen card and the exact score after the best reply (``endgame``): the
   best turn there is, blind to the order of the cards.
 
-``Search.deeper`` looks one card further (a three-ply: each shortlisted turn valued by the
-strong level's own two-ply value of the best reply to each of a few next cards). No level
-uses it: it gains about 0.8 points at 1.0 s of CPU a move median, 1.6 s mean, against 29 ms
-(``benchmarks/deeper_search.py``).
+A level's ``Search`` is its whole configuration; ``search_turn`` plays any other one, for
+the lab (``benchmarks/lab/``) to compare settings on the same deals. The lab's three-ply
+(``benchmarks/lab/deeper_search.py``: each shortlisted turn valued by the strong level's own
+two-ply value of the best reply to each of a few next cards) gains about 0.8 points at 1.0 s
+of CPU a move median, 1.6 s mean, against 29 ms: no level uses it.
+
+Not loaded by ``import rules`` (as python-chess keeps ``chess.engine`` out of ``import
+chess``): import ``rules.bot`` where a bot plays. It reads the learned weights when it loads.
 
 Nothing here knows the order of the cards to come: a level sees the board, this round's card
 and which cards of the deck are still unseen. ``hindsight_best`` is the exception on purpose:
@@ -28,7 +32,7 @@ it knows all 16 cards in order, to set a par for a deal.
 
 ``assess_turn`` (post-game analysis and hints) values turns on the one-ply evaluation only:
 ten times cheaper than the two-ply. How each setting was tuned, and what it measured, is in
-``benchmarks/README.md``.
+the lab's notebook, ``benchmarks/lab/NOTEBOOK.md``.
 """
 
 from __future__ import annotations
@@ -62,8 +66,8 @@ class BotLevel(enum.StrEnum):
 
     @property
     def expected_score(self) -> float:
-        """The level's mean solo score on the standard rules (``benchmarks/bot_strength.py``,
-        1,000 seeded deals unless benchmarks/README.md says fewer)."""
+        """The level's mean solo score on the standard rules (``benchmarks/lab/bot_strength.py``,
+        1,000 seeded deals unless benchmarks/lab/NOTEBOOK.md says fewer)."""
         return _EXPECTED_SCORE[self]
 
 
@@ -113,13 +117,6 @@ class Search:
     #: (the landscape is nearly full: few placements, so it is cheap). With one round left
     #: the reply is valued on the exact score: the turn is the best there is.
     endgame: int = 0
-    #: With this many rounds left or fewer (and more than ``endgame``), a three-ply: the
-    #: shortlist's turns are valued one card further, by the mean over ``samples`` next
-    #: cards of this search's own two-ply value of the best reply; 0: never.
-    deeper: int = 0
-    #: The three-ply's shortlist: turns within this many points of the best (``margin``
-    #: is the two-ply's).
-    deeper_margin: float = 2.0
 
 
 #: The learned evaluation, read once, when this module loads.
@@ -138,9 +135,19 @@ def search_of(level: BotLevel) -> Search:
     return _SEARCHES[level]
 
 
-def set_search(level: BotLevel, search: Search) -> None:
-    """Play ``level`` with ``search`` in this process (benchmarks compare settings)."""
-    _SEARCHES[level] = search
+def search_turn(
+    board: Board,
+    card: Card,
+    *,
+    unseen: Collection[Card],
+    search: Search,
+    variants: Variants = Variants(),
+    seed: int = 0,
+) -> Turn:
+    """The turn ``search`` chooses for ``card`` on ``board``: a searching level's turn
+    (``bot_turn``) when ``search`` is the level's (``search_of``), any other configuration's
+    for the lab to compare. Blind to the order of ``unseen``, like every level."""
+    return _strong_choices(board, card, variants, unseen, seed, search)[0][1]
 
 
 def bot_turn(
@@ -164,7 +171,7 @@ def bot_turn(
         return _easy_turn(board, card, variants, _rng(seed, board, card))
     if level in BOT_LEVELS:
         search = search_of(BotLevel(level))
-        return _strong_choices(board, card, variants, unseen, seed, search)[0][1]
+        return search_turn(board, card, unseen=unseen, search=search, variants=variants, seed=seed)
     raise InvalidInputError(f"unknown bot level {level!r}; the levels are {', '.join(BOT_LEVELS)}")
 
 
@@ -300,8 +307,6 @@ def _strong_choices(
     rounds_left = ROUNDS - len(board.cards) - 1
     if rounds_left <= 0 or search.candidates <= 1 or not unseen:
         return ranked
-    if max(1, search.endgame) < rounds_left <= search.deeper:
-        return _deeper_choices(board, card, variants, unseen, seed, search, ranked, also)
     return _two_ply(board, card, variants, unseen, seed, search, ranked, also)
 
 
@@ -371,42 +376,6 @@ def _two_ply(
     valued = [(total / len(nexts), turn) for total, (_, turn) in zip(sums, shortlist, strict=True)]
     order = sorted(range(len(valued)), key=lambda k: -valued[k][0])
     return [valued[k] for k in order]
-
-
-def _deeper_choices(
-    board: Board,
-    card: Card,
-    variants: Variants,
-    unseen: Collection[Card],
-    seed: int,
-    search: Search,
-    ranked: list[tuple[float, Turn]],
-    also: Turn | None,
-) -> list[tuple[float, Turn]]:
-    # The three-ply: each shortlisted turn valued by the mean, over a sample of next cards,
-    # of the two-ply's value of the best reply (the reply's own shortlist valued on the
-    # two-ply even when it has one turn, so every value is on the same footing).
-    shortlist = _shortlist(ranked, search, search.deeper_margin)
-    if also is not None and all(turn != also for _, turn in shortlist):
-        shortlist.append(next(entry for entry in ranked if entry[1] == also))
-    if len(shortlist) <= 1:
-        return ranked
-    pool = sorted(unseen, key=lambda c: c.number)
-    nexts = _rng(seed, board, card).sample(pool, min(search.samples, len(pool)))
-    valued = []
-    for _, turn in shortlist:
-        after = board.play(card, turn, variants)
-        total = 0.0
-        for following in nexts:
-            rest = [c for c in pool if c.number != following.number]
-            replies = _strong_ranked(after, following, variants, rest, search)
-            two_ply = _two_ply(
-                after, following, variants, rest, seed, search, replies, replies[0][1]
-            )
-            total += two_ply[0][0]
-        valued.append((total / len(nexts), turn))
-    valued.sort(key=lambda entry: -entry[0])
-    return valued
 
 
 def _strong_ranked(

@@ -10,13 +10,14 @@ evaluations have that shape:
   still expect, per *open* zone beside it (where a card may still lie without the landscape
   outgrowing 4x4 cards) a weight by terrain, and for a watchman per open zone in its lines
   of sight; scaled by the share of the open zones the remaining rounds will fill. Tuned by
-  hand (benchmarks/README.md has the runs).
+  hand (benchmarks/lab/NOTEBOOK.md has the runs).
 - ``LearnedWeights``: the same terms and a few more (the deck's unseen terrain shares), one
   coefficient each per terrain and per number of rounds left, learned by self-play
-  (``benchmarks/train_evaluator.py``); shipped in ``rules/weights/evaluator.json``.
+  (``benchmarks/lab/train_evaluator.py``); shipped in ``rules/weights/evaluator.json``.
 
 Because the value is a sum over regions, each region's worth is computed once per placement
-and each worker action costs a few additions (``value_turns``); the best reply to a next
+and each worker action costs a few additions (``value_turns``, on the reference player's
+loop ``rules.players.value_turns_on``); the best reply to a next
 card is valued without listing its turns (``best_values``).
 """
 
@@ -30,10 +31,11 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Protocol
 
-from rules.board import Board, MoveCache
+from rules.board import Board
 from rules.errors import InvalidInputError
 from rules.landscape import EMPTY, FIELD, FOREST, TOWER, WATER
-from rules.model import ROUNDS, Card, MoveWorker, PlaceWorker, Terrain, Turn, Variants
+from rules.model import ROUNDS, Card, Terrain, Turn, Variants
+from rules.players import NO_TERMS, value_turns_on
 
 WEIGHTS_PATH = Path(__file__).resolve().parent / "weights" / "evaluator.json"
 WEIGHTS_FORMAT = "limes-evaluator/2"
@@ -233,7 +235,6 @@ class LearnedWeights:
         return cls(tuple(rows))
 
 
-_NO_TERMS = (0.0, 0.0, 0.0)
 _NOW = Outlook(0, 0.0, 0.0, 0.0, 0.0)
 
 
@@ -281,45 +282,13 @@ def value_turns(
     Without an outlook (or with no round left), the value is the score as the landscape
     would then stand: the reference player's.
     """
-    if outlook is None or evaluation is None:
-        outlook, evaluation = _NOW, HandWeights()
-    result: list[tuple[float, Turn]] = []
-    moves: MoveCache = {}
-    rounds_left = outlook.rounds_left
-    reserve, spare_weight, bias = evaluation.workers(rounds_left) if rounds_left else _NO_TERMS
-    for placement in board.legal_placements(variants):
-        after = board.with_card(card, placement)
-        worth = evaluation.worth(after, outlook)
-        region_at = after.landscape.regions().region_at
-        occupied = Counter(map(region_at, after.workers))
-        base = sum(worth[r] for r in occupied)
-        supply = after.supply
-        spare = len(after.workers) - len(occupied)
-        for action in after.worker_actions(variants, moves):
-            total = base
-            left_supply = supply
-            extra = spare
-            if isinstance(action, PlaceWorker):
-                left_supply -= 1
-                if region_at(action.zone) in occupied:
-                    extra += 1
-                else:
-                    total += worth[region_at(action.zone)]
-            elif isinstance(action, MoveWorker):
-                source = region_at(action.source)
-                if occupied[source] == 1:
-                    total -= worth[source]
-                else:
-                    extra -= 1
-                if region_at(action.target) in occupied:
-                    extra += 1
-                else:
-                    total += worth[region_at(action.target)]
-            if rounds_left:
-                total += reserve * min(left_supply, rounds_left)
-                total += spare_weight * extra + bias
-            result.append((total, Turn(placement, action)))
-    return result
+    seen = outlook if outlook is not None and evaluation is not None else _NOW
+    valued = evaluation if outlook is not None and evaluation is not None else HandWeights()
+    rounds_left = seen.rounds_left
+    terms = valued.workers(rounds_left) if rounds_left else NO_TERMS
+    return value_turns_on(
+        board, card, variants, lambda after: valued.worth(after, seen), rounds_left, terms
+    )
 
 
 def best_values(
@@ -338,7 +307,7 @@ def best_values(
     """
     best = [float("-inf")] * len(boards)
     rounds_left = outlook.rounds_left
-    reserve, spare_weight, bias = evaluation.workers(rounds_left) if rounds_left else _NO_TERMS
+    reserve, spare_weight, bias = evaluation.workers(rounds_left) if rounds_left else NO_TERMS
     ferryman = variants.ferryman
     for placement in boards[0].legal_placements(variants):
         after = boards[0].with_card(card, placement)

@@ -406,6 +406,6 @@ if SENTRY_DSN:
         send_default_pii=False,
     )
 
-# Seconds of search the daily challenge's par may take (rules.hindsight_best's budget), once
+# Seconds of search the daily challenge's par may take (rules.bot.hindsight_best's budget), once
 # a day in the background.
 LIMES_PAR_BUDGET = float(os.environ.get("LIMES_PAR_BUDGET", "5"))

@@ -9,7 +9,7 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import User
-from games import services
+from games import computer, services
 from games.models import Game
 from games.showcase import showcase
 from leaderboards.selectors import player_statistics
@@ -42,7 +42,7 @@ def test_a_hinted_games_final_page_claims_no_rank_nor_best(
     client_logged_in: Client, user: User, play_rounds: Play
 ) -> None:
     game = services.game_create_solo(user=user, seed=5)
-    services.hint_take(game=game, user=user)
+    computer.hint_take(game=game, user=user)
     game = play_rounds(game, 16)
     assert game.is_finished and game.assisted
     page = client_logged_in.get(reverse("games:detail", args=[game.pk])).content.decode()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from games import services
+from games import computer, services
 from games.models import Game, Move
 from tests.conftest import Race
 from tests.factories import UserFactory
@@ -24,8 +24,8 @@ def test_two_workers_running_one_rounds_bot_task_at_once_play_it_once(
         )
     assert not Move.objects.exists()
     played = race(
-        lambda: services.bots_play(game_id=game.pk, round_number=1),
-        lambda: services.bots_play(game_id=game.pk, round_number=1),
+        lambda: computer.bots_play(game_id=game.pk, round_number=1),
+        lambda: computer.bots_play(game_id=game.pk, round_number=1),
     )
     assert sum(played) == 2
     rounds = list(Move.objects.order_by("seat__position").values_list("seat__bot_level", "round"))

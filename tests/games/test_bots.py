@@ -12,9 +12,10 @@ from django.test import Client
 from django.urls import reverse
 
 import rules
+import rules.bot
 from accounts.models import User
 from core.errors import ActionRefused
-from games import rebuild, services
+from games import computer, rebuild, services
 from games.models import BotLevel, Game, Move, Seat
 from leaderboards.models import PlayerRating, PlayerResult
 from leaderboards.services import ratings_recompute
@@ -109,13 +110,13 @@ def test_the_bot_sees_this_rounds_card_and_the_unseen_set_never_the_order(
     user: User, committed: Committed, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     seen: list[tuple[int, frozenset[int]]] = []
-    real = rules.bot_turn
+    real = rules.bot.bot_turn
 
     def spy(board: rules.Board, card: rules.Card, **kwargs: Any) -> rules.Turn:
         seen.append((card.number, frozenset(c.number for c in kwargs["unseen"])))
         return real(board, card, **kwargs)
 
-    monkeypatch.setattr(rules, "bot_turn", spy)
+    monkeypatch.setattr(rules.bot, "bot_turn", spy)
     game = bot_game(user, committed, ["strong"])
     with committed():
         play_turn(game, user)
@@ -130,13 +131,13 @@ def test_a_bot_task_that_runs_twice_or_late_changes_nothing(
 ) -> None:
     game = bot_game(user, committed, ["easy"])
     moves = list(Move.objects.order_by("id").values_list("id", "seat", "round"))
-    assert services.bots_play(game_id=game.pk, round_number=1) == 0
+    assert computer.bots_play(game_id=game.pk, round_number=1) == 0
     assert list(Move.objects.order_by("id").values_list("id", "seat", "round")) == moves
     with committed():
         play_turn(game, user)
     # Round 1's task arriving after the round moved on plays nothing.
-    assert services.bots_play(game_id=game.pk, round_number=1) == 0
-    assert services.bots_play(game_id=game.pk, round_number=2) == 0
+    assert computer.bots_play(game_id=game.pk, round_number=1) == 0
+    assert computer.bots_play(game_id=game.pk, round_number=2) == 0
     assert sorted(Move.objects.values_list("round", flat=True)) == [1, 1, 2]
 
 
@@ -255,7 +256,7 @@ def test_staff_see_bot_seats_analyses_and_pars_in_the_admin(
 
 
 def test_the_levels_a_game_seats_are_the_rules_levels_each_with_its_expected_score() -> None:
-    assert BotLevel.values == [str(level) for level in rules.BotLevel]
+    assert BotLevel.values == [str(level) for level in rules.bot.BotLevel]
     labels = dict(BotLevel.choices_with_scores())
     assert labels["reference"] == "reference (scores about 37)"
     assert labels["strong"].startswith("strong (scores about ")

@@ -12,8 +12,9 @@ from django.test import Client
 from django.urls import reverse
 
 import rules
+import rules.bot
 from accounts.models import User
-from games import services
+from games import computer, services
 from games.daily import today
 from games.models import DailyPar, Game
 from tests.factories import FinishedSoloFactory, UserFactory
@@ -27,13 +28,13 @@ def test_the_first_attempt_of_the_day_computes_the_par_once(
     user: User, committed: Committed, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     searches: list[tuple[int, ...]] = []
-    real = rules.hindsight_best
+    real = rules.bot.hindsight_best
 
     def counted(cards: Any, **kwargs: Any) -> Any:
         searches.append(tuple(card.number for card in cards))
         return real(cards, **kwargs)
 
-    monkeypatch.setattr(rules, "hindsight_best", counted)
+    monkeypatch.setattr(rules.bot, "hindsight_best", counted)
     with committed():
         game = services.game_create_daily(user=user)
     with committed():
@@ -80,7 +81,7 @@ def test_while_the_par_is_computed_the_page_says_so_and_polls(client: Client) ->
     html = page.content.decode()
     fragment = reverse("leaderboards:daily_par", args=[yesterday.isoformat()])
     assert 'data-testid="par-pending"' in html and f'hx-get="{fragment}"' in html
-    services.daily_par_compute(day=yesterday)
+    computer.daily_par_compute(day=yesterday)
     done = client.get(fragment, HTTP_HX_REQUEST="true").content.decode()
     assert 'data-testid="par-bot"' in done and "hx-get" not in done
 

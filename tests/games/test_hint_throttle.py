@@ -11,7 +11,7 @@ from time_machine import TimeMachineFixture
 
 from accounts.models import User
 from core.errors import ActionRefused
-from games import services, throttle
+from games import computer, services, throttle
 from games.models import Game
 from tests.factories import UserFactory
 
@@ -33,7 +33,7 @@ def test_a_burst_of_hints_is_cut_off_per_player_and_allowed_again_later(
     # Another player is not held back by this one's burst.
     other = UserFactory()
     game = services.game_create_solo(user=other)
-    assert services.hint_take(game=game, user=other) is not None
+    assert computer.hint_take(game=game, user=other) is not None
 
     later = datetime.datetime.now(datetime.UTC) + datetime.timedelta(
         seconds=throttle.HINT_WINDOW_SECONDS + 1
@@ -44,10 +44,10 @@ def test_a_burst_of_hints_is_cut_off_per_player_and_allowed_again_later(
 
 def test_a_refused_hint_changes_nothing(user: User, solo_game: Game) -> None:
     for _ in range(throttle.HINTS_PER_WINDOW):
-        services.hint_take(game=solo_game, user=user)
+        computer.hint_take(game=solo_game, user=user)
     other_game = services.game_create_solo(user=user)
     with pytest.raises(ActionRefused) as refusal:
-        services.hint_take(game=other_game, user=user)
+        computer.hint_take(game=other_game, user=user)
     assert refusal.value.status == 429
     other_game.refresh_from_db()
     assert not other_game.assisted

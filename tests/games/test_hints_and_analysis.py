@@ -12,7 +12,7 @@ from django.urls import reverse
 
 import rules
 from accounts.models import User
-from games import rebuild, services
+from games import computer, rebuild, services
 from games.models import Game, GameAnalysis, SeatAnalysis
 from leaderboards.models import PlayerResult, SoloStanding
 from tests.factories import PASSWORD, UserFactory, creator, play_turn, started_game
@@ -137,7 +137,7 @@ def test_every_finished_game_is_analysed_once_and_shown(
     assert all(r["best"] >= r["played"] for r in seat_analysis.rounds)
     assert 0 <= seat_analysis.accuracy <= 100
     # Stored once: running the task again computes nothing new.
-    services.game_analyse(game_id=game.pk)
+    computer.game_analyse(game_id=game.pk)
     assert SeatAnalysis.objects.count() == 1
     page = client_logged_in.get(detail(game)).content.decode()
     assert 'data-testid="analysis-seat"' in page and 'data-testid="loss-chart"' in page
@@ -184,7 +184,7 @@ def test_a_pending_analysis_shows_progress_and_polls_until_it_is_ready(
     page = client_logged_in.get(detail(game)).content.decode()
     assert 'data-testid="analysis-pending"' in page
     assert f'hx-get="{url}"' in page and 'hx-trigger="every 2s"' in page
-    services.game_analyse(game_id=game.pk)
+    computer.game_analyse(game_id=game.pk)
     fragment = client_logged_in.get(url, **HTMX).content.decode()
     assert "analysis-pending" not in fragment and "hx-trigger" not in fragment
     assert 'data-testid="analysis-seat"' in fragment

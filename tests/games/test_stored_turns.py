@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 import rules
 from accounts.models import User
-from games import rebuild, services
+from games import computer, rebuild, services
 from games.models import BotLevel, Game, Seat
 from tests.factories import PASSWORD, UserFactory, reference_turn_of
 
@@ -116,7 +116,7 @@ def test_stored_turns_always_rebuild_the_replay_of_the_moves(
     assert game.is_active
     assert_stored_is_replay(game)
     while game.is_active:
-        services.bots_play(game_id=game.pk, round_number=game.round)
+        computer.bots_play(game_id=game.pk, round_number=game.round)
         game.refresh_from_db()
         if not game.is_active:
             break

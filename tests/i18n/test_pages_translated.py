@@ -17,7 +17,7 @@ from django.test import Client
 from django.urls import reverse, reverse_lazy
 
 from accounts.models import Notification, User
-from games import services
+from games import computer, services
 from games.daily import today
 from games.models import DailyPar, Game
 from tests.factories import FinishedSoloFactory, UserFactory, play_turn, started_game
@@ -46,7 +46,7 @@ class Site:
     @cached_property
     def analysed(self) -> Game:
         """The played game with its post-game analysis computed (the rounds it names)."""
-        services.game_analyse(game_id=self.played.pk)
+        computer.game_analyse(game_id=self.played.pk)
         return self.played
 
     @cached_property

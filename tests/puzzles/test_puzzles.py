@@ -17,6 +17,7 @@ from django.test import Client
 from django.urls import reverse
 
 import rules
+import rules.bot
 from accounts.models import User
 from games import services as game_services
 from games.models import Game
@@ -134,12 +135,14 @@ def test_a_puzzle_is_clear_and_graded_as_the_analysis_values_turns() -> None:
         position = puzzle.position
         assert puzzle.gap >= MIN_GAP
         # The rules' own assessment (what the post-game analysis stores) agrees.
-        assessed = rules.assess_turn(
+        assessed = rules.bot.assess_turn(
             position.board, position.card, puzzle.best, unseen=position.unseen
         )
         assert assessed.best_value == pytest.approx(puzzle.best_value)
         worst = position.valued()[-1][1]
-        assessed = rules.assess_turn(position.board, position.card, worst, unseen=position.unseen)
+        assessed = rules.bot.assess_turn(
+            position.board, position.card, worst, unseen=position.unseen
+        )
         assert position.value_of(worst) == pytest.approx(assessed.played_value)
     assert grade(0.0) == Grade.SOLVED
     assert grade(NEAR_MISS) == Grade.NEAR

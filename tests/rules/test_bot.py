@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import random
 
 import pytest
@@ -10,7 +9,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rules import (
-    BOT_LEVELS,
     Board,
     Card,
     IllegalMoveError,
@@ -18,14 +16,23 @@ from rules import (
     Placement,
     Turn,
     Variants,
+    load_deck,
+    reference_turn,
+)
+from rules.bot import (
+    ASSESSMENT,
+    BOT_LEVELS,
+    BotLevel,
+    Search,
+    _strong_choices,
+    _strong_ranked,
     assess_turn,
     bot_turn,
     hindsight_best,
     hint_turn,
-    load_deck,
-    reference_turn,
+    search_of,
+    search_turn,
 )
-from rules.bot import ASSESSMENT, Search, _strong_choices, _strong_ranked
 from rules.evaluation import (
     HandWeights,
     LearnedWeights,
@@ -129,46 +136,15 @@ def test_the_strong_level_plays_the_best_expected_round_15(variants: Variants, s
     assert values[chosen] == pytest.approx(max(values.values()))
 
 
-@pytest.mark.parametrize("variants", [Variants(), Variants(diagonal=True, ferryman=True)])
-def test_the_three_ply_values_a_turn_by_the_two_ply_one_card_further(variants: Variants) -> None:
-    # ``Search.deeper``: with every unseen card sampled, a shortlisted turn is worth the mean
-    # over them of the two-ply's value of its best reply (the reply's two-ply valuing at
-    # least the reply the evaluation ranks first).
-    board, card, unseen = position(31, variants, 12)
-    two_ply = Search(load_weights(), candidates=2, samples=99, budget=0, margin=0.5, endgame=1)
-    three_ply = dataclasses.replace(two_ply, deeper=3, deeper_margin=0.5)
-    choices = _strong_choices(board, card, variants, unseen, 5, three_ply)
-    ranked = _strong_ranked(board, card, variants, unseen, two_ply)
-    assert len(choices) > 1, "a position with a shortlist, or the test shows nothing"
-    assert {turn for _, turn in choices} <= {t for v, t in ranked if v >= ranked[0][0] - 0.5}
-
-    def one_card_further(turn: Turn) -> float:
-        after = board.play(card, turn, variants)
-        total = 0.0
-        for following in unseen:
-            rest = [c for c in unseen if c != following]
-            first = _strong_ranked(after, following, variants, rest, two_ply)[0][1]
-            total += _strong_choices(after, following, variants, rest, 5, two_ply, first)[0][0]
-        return total / len(unseen)
-
-    for value, turn in choices:
-        assert value == pytest.approx(one_card_further(turn))
-    assert [v for v, _ in choices] == sorted((v for v, _ in choices), reverse=True)
-
-
-def test_the_three_ply_looks_further_only_in_its_rounds() -> None:
-    # Before ``deeper`` rounds are left, the search is the two-ply's, turn for turn.
-    variants = Variants()
-    three_ply = Search(load_weights(), candidates=3, samples=2, budget=0, endgame=1, deeper=3)
-    two_ply = dataclasses.replace(three_ply, deeper=0)
-    board, card, unseen = position(8, variants, 11)  # four rounds left after this one
-    assert _strong_choices(board, card, variants, unseen, 5, three_ply) == _strong_choices(
-        board, card, variants, unseen, 5, two_ply
-    )
-    board, card, unseen = position(8, variants, 12)  # three
-    assert _strong_choices(board, card, variants, unseen, 5, three_ply) != _strong_choices(
-        board, card, variants, unseen, 5, two_ply
-    )
+def test_a_level_plays_its_own_search() -> None:
+    # ``search_turn`` with a level's configuration is that level's turn; another
+    # configuration (the lab's) may choose otherwise.
+    variants = Variants(ferryman=True)
+    board, card, unseen = position(8, variants, 6)
+    strong = search_of(BotLevel.STRONG)
+    assert search_turn(
+        board, card, unseen=unseen, search=strong, variants=variants, seed=2
+    ) == bot_turn(board, card, unseen=unseen, variants=variants, level="strong", seed=2)
 
 
 @pytest.mark.parametrize("rounds", [3, 11, 13, 14])

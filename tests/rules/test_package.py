@@ -37,6 +37,27 @@ def test_rules_imports_nothing_from_django() -> None:
     assert done.stdout.strip() == "[]"
 
 
+def test_import_rules_loads_no_bot_and_no_weights() -> None:
+    # As ``import chess`` leaves ``chess.engine`` out: the bots, their evaluation and its
+    # learned weights load only where a bot plays (``import rules.bot``).
+    code = (
+        "import sys, rules\n"
+        "loaded = sorted(m for m in sys.modules if m in ('rules.bot', 'rules.evaluation'))\n"
+        "import rules.bot\n"
+        "print(loaded, rules.bot.search_of(rules.bot.BotLevel.STRONG).evaluation)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        cwd=Path(rules.__file__).parent.parent,
+        check=True,
+    )
+    # Nothing of the bots before, and then the weights, once asked for.
+    assert done.stdout.strip() == "[] LearnedWeights(<16 stages of 27 coefficients>)"
+    assert not hasattr(rules, "bot_turn")
+
+
 def test_rules_source_never_imports_django() -> None:
     pattern = re.compile(r"^\s*(import|from)\s+django\b", re.MULTILINE)
     for path in Path(rules.__file__).parent.rglob("*.py"):

@@ -16,6 +16,7 @@ from django.utils import timezone
 from accounts.models import User
 from accounts.services import user_delete
 from core.errors import ActionRefused
+from games import computer
 from games import services as game_services
 from games.models import Game
 from leaderboards.models import DealScore
@@ -119,7 +120,7 @@ def test_a_tournament_game_is_sealed_and_played_without_hints(
     assert "100%" not in page
     mine = services.deal_play(tournament=tournament, user=ben, number=1)
     with pytest.raises(ActionRefused, match="without hints"):
-        game_services.hint_take(game=mine, user=ben)
+        computer.hint_take(game=mine, user=ben)
     play_rounds(mine, 16)
     page = client.get(reverse("tournaments:detail", args=[tournament.pk])).content.decode()
     assert "50%" in page

@@ -6,7 +6,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
-from games import services
+from games import computer
 from games.models import Game
 
 
@@ -17,6 +17,6 @@ class Command(BaseCommand):
         missing = Game.objects.filter(status=Game.Status.FINISHED, analysis__isnull=True)
         count = 0
         for game in missing.iterator():
-            services.analysis_request(game=game)
+            computer.analysis_request(game=game)
             count += 1
         self.stdout.write(f"Queued {count} games.")

@@ -7,9 +7,9 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from games.computer import daily_par_compute
 from games.daily import today
 from games.models import Ruleset
-from games.services import daily_par_compute
 
 
 class Command(BaseCommand):

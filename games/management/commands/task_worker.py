@@ -1,6 +1,10 @@
 """``manage.py task_worker``: django-tasks-db's ``db_worker`` that beats, takes back the
 work of dead workers (``games.taskqueue``) and lives through a lost database connection.
-Takes the same options."""
+Takes the same options.
+
+It builds on db_worker's private parts (its ``Worker``, that class's loop and a task
+result's ``set_failed``): it starts only on a django-tasks-db it was read against
+(``games.taskqueue.TASKS_DB_WRITTEN_FOR``, the check ``limes.E002``)."""
 
 from __future__ import annotations
 
@@ -9,6 +13,7 @@ import threading
 import time
 from typing import Any
 
+from django.core.management.base import CommandError
 from django.db import DatabaseError, close_old_connections, connection
 from django_tasks_db.management.commands import db_worker
 from django_tasks_db.models import DBTaskResult
@@ -140,6 +145,9 @@ class Command(db_worker.Command):
     help = "Run a background task worker that beats and takes back dead workers' tasks"
 
     def handle(self, **options: Any) -> None:
+        # Never on a version the swap below was not read against, even with --skip-checks.
+        for error in taskqueue.check_tasks_db_version():
+            raise CommandError(f"{error.msg} {error.hint}")
         # db_worker builds its Worker by name from its module: swap in this one.
         original = db_worker.Worker
         db_worker.Worker = BeatingWorker  # type: ignore[misc]

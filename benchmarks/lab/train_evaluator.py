@@ -1,9 +1,9 @@
 """Learn the evaluation of ``rules.evaluation.LearnedWeights`` by self-play.
 
-    python benchmarks/train_evaluator.py --backward [--minutes 55] [--games 150] [--width 3]
+    python benchmarks/lab/train_evaluator.py --backward [--minutes 55] [--games 150] [--width 3]
         [--nexts 3] [--window 2] [--ridge 0.01] [--epsilon 0.1] [--out PATH] [--log PATH]
-    python benchmarks/train_evaluator.py [--minutes 60] [--games 24] [--out PATH] [--log PATH]
-    python benchmarks/train_evaluator.py --plot [--logs PATH ...] [--svg PATH]
+    python benchmarks/lab/train_evaluator.py [--minutes 60] [--games 24] [--out PATH] [--log PATH]
+    python benchmarks/lab/train_evaluator.py --plot [--logs PATH ...] [--svg PATH]
 
 The value of an afterstate (the board after a turn) is linear in a few features per scored
 region and per worker (``rules.evaluation.FEATURES``), with its own coefficients for each
@@ -45,7 +45,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from rules import ROUNDS, Board, Card, Turn, Variants, load_deck
 from rules.evaluation import (

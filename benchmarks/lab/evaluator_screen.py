@@ -1,8 +1,8 @@
 """Screen features for the learned evaluation in minutes, before an hour of training (#24).
 
-    python benchmarks/evaluator_screen.py collect [--deals 720] [--seed 910000] [--jobs 2]
+    python benchmarks/lab/evaluator_screen.py collect [--deals 720] [--seed 910000] [--jobs 2]
         [--out afterstates.json]
-    python benchmarks/evaluator_screen.py screen [afterstates.json ...] [--ridge 0.001]
+    python benchmarks/lab/evaluator_screen.py screen [afterstates.json ...] [--ridge 0.001]
 
 ``collect`` plays standard deals one-ply on the shipped evaluation (a random turn among the
 best four on a tenth of the moves, as training does) and keeps, for each move, the chosen
@@ -18,7 +18,7 @@ regret: the target's points lost by playing the afterstate the fit ranks first a
 kept, summed over the 15 stages (points a game, on these shortlists).
 
 A family that leaves the within-move RMSE where ``base`` has it cannot change the play;
-one that lowers it may still not (benchmarks/README.md, fifth pass: the free-region
+one that lowers it may still not (benchmarks/lab/NOTEBOOK.md, fifth pass: the free-region
 features lowered it 4 % here and measured nothing in play). Add a family to ``FAMILIES``:
 a function of the afterstate and its outlook, no recollection needed.
 """
@@ -33,9 +33,9 @@ from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from benchmarks.train_evaluator import Move, one_ply, solve
+from benchmarks.lab.train_evaluator import Move, one_ply, solve
 from rules import ROUNDS, Board, Variants, load_deck
 from rules.board import PlacedCard
 from rules.evaluation import (

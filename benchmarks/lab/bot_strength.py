@@ -1,10 +1,10 @@
 """How well and how fast a bot level plays: seeded solo deals, the reference player beside.
 
-    python benchmarks/bot_strength.py [--games 1000] [--level strong]
+    python benchmarks/lab/bot_strength.py [--games 1000] [--level strong]
         [--variants standard,diagonal,ferryman,both] [--jobs 2] [--seed 0]
         [--weights candidates=4,samples=8] [--evaluation PATH] [--totals PATH]
-    python benchmarks/bot_strength.py --protocol [--games 20] [--level strong] ...
-    python benchmarks/bot_strength.py --analysis [--games 50]
+    python benchmarks/lab/bot_strength.py --protocol [--games 20] [--level strong] ...
+    python benchmarks/lab/bot_strength.py --analysis [--games 50]
 
 Game ``i`` deals its 16 cards with ``random.Random(seed + i)``, as
 ``calibrate_deck.py`` does, so the reference figures of the standard deck match its table.
@@ -15,7 +15,7 @@ the jobs share the machine's cores, so the figures include that contention) and 
 milliseconds per move (``time.process_time``, median and p95), which other load on the
 machine does not inflate. ``--weights`` overrides fields of a searching level's ``Search``
 or of its evaluation (a ``HandWeights``'s fields, when it plays on that) for the run,
-``--evaluation`` its learned weights (a file ``benchmarks/train_evaluator.py`` wrote), to
+``--evaluation`` its learned weights (a file ``benchmarks/lab/train_evaluator.py`` wrote), to
 compare settings on the same deals;
 ``--totals`` writes every deal's totals as JSON, for paired comparisons between runs.
 
@@ -40,22 +40,20 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from rules import (
     Board,
-    BotLevel,
     SoloRating,
     Variants,
-    assess_turn,
-    bot_turn,
     load_deck,
     reference_turn,
     solo_rating,
     turn_from_json,
 )
+from rules.bot import BotLevel, Search, assess_turn, bot_turn, search_of, search_turn
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 VARIANTS = {
     "standard": Variants(),
     "diagonal": Variants(diagonal=True),
@@ -65,6 +63,10 @@ VARIANTS = {
 
 
 Result = tuple[int, int, list[float], list[float]]
+
+#: The search the level plays with in this run when ``--weights`` or ``--evaluation`` change
+#: it (``set_weights``; the workers fork after it is set); ``None``: the level's own.
+_SEARCH: Search | None = None
 
 
 def play_deal(level: str, variants: Variants, seed: int) -> Result:
@@ -78,7 +80,12 @@ def play_deal(level: str, variants: Variants, seed: int) -> Result:
         card = deck.card(number)
         unseen = [c for c in deck if c.number not in numbers[: k + 1]]
         started, started_cpu = time.perf_counter(), time.process_time()
-        turn = bot_turn(board, card, unseen=unseen, variants=variants, level=level, seed=seed)
+        if _SEARCH is None:
+            turn = bot_turn(board, card, unseen=unseen, variants=variants, level=level, seed=seed)
+        else:
+            turn = search_turn(
+                board, card, unseen=unseen, search=_SEARCH, variants=variants, seed=seed
+            )
         seconds.append(time.perf_counter() - started)
         cpu.append(time.process_time() - started_cpu)
         board = board.play(card, turn, variants)  # raises on an illegal turn
@@ -127,10 +134,10 @@ def set_weights(level: str, spec: str, evaluation: str = "") -> str:
     """Override fields of a searching level's search or evaluation (``name=value,...``),
     and its learned weights with a weights file; the workers fork after this, so they play
     with them. Returns the search in effect."""
-    import rules.bot
+    global _SEARCH
     from rules.evaluation import LearnedWeights
 
-    search = rules.bot.search_of(BotLevel(level))
+    search = search_of(BotLevel(level))
     if evaluation:
         weights = LearnedWeights.from_json(json.loads(Path(evaluation).read_text()))
         search = dataclasses.replace(search, evaluation=weights)
@@ -146,7 +153,8 @@ def set_weights(level: str, spec: str, evaluation: str = "") -> str:
         if evaluation_changes:
             changes["evaluation"] = dataclasses.replace(search.evaluation, **evaluation_changes)  # type: ignore[type-var, assignment]
         search = dataclasses.replace(search, **changes)  # type: ignore[arg-type]
-    rules.bot.set_search(BotLevel(level), search)
+    if evaluation or spec:
+        _SEARCH = search
     return repr(search)
 
 
