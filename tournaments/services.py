@@ -15,13 +15,15 @@ from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.urls import reverse
-from django.utils import timezone, translation
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 import rules
-from accounts.models import Notification, User
+from accounts.models import User
+from accounts.notifications import Event
 from games import push
 from games.models import Game, Lockstep, Ruleset, Seat, SoloResult
+from games.notify import notify
 from games.services import (
     ActionRefused,
     ensure_not_banned,
@@ -146,11 +148,14 @@ def tournament_invite(*, tournament: Tournament, users: list[User]) -> list[Invi
     )
     url = reverse("tournaments:detail", kwargs={"pk": tournament.pk})
     for user in fresh.values():
-        with translation.override(user.language_for_messages):
-            text = _("You are invited to the tournament %(name)s.") % {"name": tournament.title}
-        notification = Notification(user=user, text=text[:300], url=url)
-        notification.full_clean()
-        notification.save()
+        notify(
+            user=user,
+            event=Event.TOURNAMENT,
+            text=lambda: (
+                _("You are invited to the tournament %(name)s.") % {"name": tournament.title}
+            ),
+            url=url,
+        )
     return made
 
 
