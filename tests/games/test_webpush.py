@@ -4,6 +4,7 @@ task worker encrypts each notification for it and sends it to a stand-in push se
 
 from __future__ import annotations
 
+import datetime
 import logging
 from collections.abc import Callable
 from io import StringIO
@@ -14,6 +15,7 @@ from django.core import mail
 from django.core.management import call_command
 from django.test import Client, override_settings
 from django.urls import reverse
+from django.utils import timezone
 
 from accounts.models import PushSubscription, User
 from accounts.services import notification_preferences_set
@@ -22,6 +24,8 @@ from social import services as social
 from tests.conftest import PushService
 from tests.factories import UserFactory, play_turn, started_game
 from tests.pages import client_for
+from tournaments import services as tournaments
+from tournaments.models import Entrant, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -193,6 +197,61 @@ def test_a_live_turn_is_pushed_for_the_service_worker_to_show_only_if_hidden(
         game = started_game([ana, ben], pace=Game.Pace.LIVE)
     (message,) = push_service.messages()
     assert (message["tag"], message["url"]) == ("live_turn", f"/games/{game.pk}/")
+
+
+# -- tournaments -------------------------------------------------------------------------
+
+
+def _entered(tournament: Tournament, *users: User) -> None:
+    for user in users:
+        Entrant.objects.create(tournament=tournament, user=user)
+
+
+def test_a_live_tournaments_entrants_hear_five_minutes_before_it_starts_once(
+    push_service: PushService, committed: Callable[[], Any], time_machine: Any
+) -> None:
+    ana, ben = UserFactory(), UserFactory()
+    push_service.device(ben)
+    cup = tournaments.tournament_create(
+        name="Friday night live",
+        ruleset="standard",
+        deal_count=1,
+        starts_at=timezone.now() + datetime.timedelta(minutes=30),
+        format=Tournament.Format.LIVE,
+        round_seconds=30,
+    )
+    _entered(cup, ana, ben)
+    assert tournaments.tournament_remind(tournament=cup) == 0  # not yet
+    time_machine.move_to(cup.starts_at - datetime.timedelta(minutes=5))
+    with committed():
+        assert tournaments.tournament_remind(tournament=cup) == 2
+        assert tournaments.tournament_remind(tournament=cup) == 0  # once
+    (message,) = push_service.messages()
+    start = cup.starts_at.strftime("%H:%M")
+    assert message["body"] == f"The live tournament Friday night live starts at {start} UTC."
+    assert message["url"] == reverse("tournaments:detail", kwargs={"pk": cup.pk})
+    assert ana.notifications.get().url == message["url"]
+
+
+def test_an_async_tournaments_entrants_hear_when_its_deals_open(
+    push_service: PushService, committed: Callable[[], Any], time_machine: Any
+) -> None:
+    ana = UserFactory()
+    push_service.device(ana)
+    cup = tournaments.tournament_create(
+        name="Spring cup",
+        ruleset="standard",
+        deal_count=2,
+        starts_at=timezone.now() + datetime.timedelta(hours=1),
+        ends_at=timezone.now() + datetime.timedelta(days=2),
+    )
+    _entered(cup, ana)
+    time_machine.move_to(cup.starts_at + datetime.timedelta(hours=3))
+    # The scheduler's catch-up, for a task that never ran.
+    with committed():
+        call_command("schedule_tournaments", stdout=StringIO())
+    (message,) = push_service.messages()
+    assert message["body"].startswith("The deals of the tournament Spring cup are open")
 
 
 # -- the settings: subscribing, hostile input, removing ----------------------------------
