@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime
 from importlib import import_module
+from urllib.parse import urlsplit
 
 from allauth.account.models import EmailAddress
 from allauth.usersessions.models import UserSession
@@ -232,6 +233,8 @@ def push_subscription_save(
     schemes = ("https://", "http://") if settings.LIMES_PUSH_ALLOW_HTTP else ("https://",)
     if not endpoint.startswith(schemes):
         raise ValidationError(_("A push service must be reached over https."), code="endpoint")
+    if not _known_push_service(endpoint):
+        raise ValidationError(_("This is not a push subscription."), code="endpoint")
     existing = PushSubscription.objects.select_for_update().filter(endpoint=endpoint).first()
     # An endpoint that moved to another account (a shared device) now belongs to this one.
     subscription = existing or PushSubscription(endpoint=endpoint)
@@ -242,6 +245,17 @@ def push_subscription_save(
     subscription.full_clean()
     subscription.save()
     return subscription
+
+
+def _known_push_service(endpoint: str) -> bool:
+    hosts: tuple[str, ...] | None = settings.LIMES_PUSH_HOSTS
+    if hosts is None:
+        return True
+    try:
+        host = (urlsplit(endpoint).hostname or "").lower()
+    except ValueError:
+        return False
+    return any(host == known or host.endswith("." + known) for known in hosts)
 
 
 @transaction.atomic

@@ -308,6 +308,16 @@ LIMES_VAPID_SUBJECT = os.environ.get("LIMES_VAPID_SUBJECT", "mailto:admin@localh
 # Whether a device may subscribe with a push service on plain http (a local stand-in):
 # never in production, where every real push service is https.
 LIMES_PUSH_ALLOW_HTTP = False
+# The push services a device may subscribe with (a host, or any host under it): the task
+# worker POSTs to each endpoint, so an address of the site's own network must not pass.
+# Chrome, Edge, Firefox and Safari's; None (development, tests): any host.
+LIMES_PUSH_HOSTS: tuple[str, ...] | None = (
+    "fcm.googleapis.com",
+    "android.googleapis.com",
+    "push.services.mozilla.com",
+    "push.apple.com",
+    "notify.windows.com",
+)
 # allauth's defaults stay in force (failed sign-ins: 10 a minute per IP and 5 per
 # five minutes per account); only the sign-in limit is spelt out to show it is wanted.
 ACCOUNT_RATE_LIMITS = {"login_failed": "10/m/ip,5/5m/key"}

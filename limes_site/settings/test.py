@@ -83,3 +83,4 @@ LIMES_VAPID_PUBLIC_KEY = os.environ.get("LIMES_VAPID_PUBLIC_KEY", DEV_VAPID_PUBL
 LIMES_VAPID_PRIVATE_KEY = os.environ.get("LIMES_VAPID_PRIVATE_KEY", DEV_VAPID_PRIVATE_KEY)
 # The tests' stand-in push service listens on http://127.0.0.1.
 LIMES_PUSH_ALLOW_HTTP = True
+LIMES_PUSH_HOSTS = None

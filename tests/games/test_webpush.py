@@ -303,6 +303,41 @@ def test_a_plain_http_push_service_is_refused_in_production(push_service: PushSe
     assert not PushSubscription.objects.exists()
 
 
+PRODUCTION_HOSTS = (
+    "fcm.googleapis.com",
+    "android.googleapis.com",
+    "push.services.mozilla.com",
+    "push.apple.com",
+    "notify.windows.com",
+)
+
+
+@pytest.mark.parametrize(
+    ("endpoint", "status"),
+    [
+        ("https://fcm.googleapis.com/fcm/send/abc:def", 201),
+        ("https://updates.push.services.mozilla.com/wpush/v2/gAAAA", 201),
+        ("https://web.push.apple.com/QGuH3", 201),
+        # The worker would POST there: an address of the site's own network never passes.
+        ("https://127.0.0.1/x", 400),
+        ("https://localhost:8000/x", 400),
+        ("https://db.internal/x", 400),
+        ("https://fcm.googleapis.com.evil.example/x", 400),
+        ("https://evilfcm.googleapis.com@10.0.0.1/x", 400),
+        ("https://[::1]/x", 400),
+    ],
+)
+def test_in_production_only_the_browsers_push_services_are_taken(
+    push_service: PushService, endpoint: str, status: int
+) -> None:
+    ben = UserFactory()
+    form = _subscribe_form(push_service, ben, "phone") | {"endpoint": endpoint}
+    with override_settings(LIMES_PUSH_ALLOW_HTTP=False, LIMES_PUSH_HOSTS=PRODUCTION_HOSTS):
+        response = client_for(ben).post(reverse("accounts:push_subscribe"), form)
+    assert response.status_code == status
+    assert PushSubscription.objects.filter(user=ben).exists() == (status == 201)
+
+
 def test_subscribing_needs_a_signed_in_player_a_post_and_the_csrf_token(
     push_service: PushService,
 ) -> None:
