@@ -6,7 +6,8 @@ from django import forms
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
-from accounts.models import BIO_MAX_LENGTH, User
+from accounts.models import BIO_MAX_LENGTH, PUSH_ENDPOINT_MAX_LENGTH, User
+from accounts.notifications import CHANNELS, CHOOSABLE, Channel
 
 
 class ProfileForm(forms.Form):
@@ -20,10 +21,6 @@ class ProfileForm(forms.Form):
         max_length=BIO_MAX_LENGTH,
         required=False,
         widget=forms.Textarea(attrs={"rows": 5}),
-    )
-    notify_by_email = forms.BooleanField(
-        label=_("Email me when a correspondence game waits for my move"),
-        required=False,
     )
     move_sound = forms.BooleanField(
         label=_("Play a sound when a game waits for my move"),
@@ -65,3 +62,57 @@ class VacationForm(forms.Form):
         input_formats=["%Y-%m-%d"],
         widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
     )
+
+
+def preference_field_name(event: str, channel: str) -> str:
+    """The name of the checkbox of ``event`` by ``channel`` in the settings' table."""
+    return f"{event}__{channel}"
+
+
+class NotificationPreferencesForm(forms.Form):
+    """The table of notifications: one checkbox per event and channel it can go by."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for event in CHOOSABLE:
+            for channel in CHANNELS[event]:
+                self.fields[preference_field_name(event.value, channel.value)] = forms.BooleanField(
+                    label=format_lazy(
+                        "{event}: {channel}", event=event.label, channel=channel.label
+                    ),
+                    required=False,
+                )
+
+    def choices(self) -> dict[tuple[str, str], bool]:
+        """The cleaned choices, keyed by (event, channel)."""
+        return {
+            (event.value, channel.value): bool(
+                self.cleaned_data[preference_field_name(event.value, channel.value)]
+            )
+            for event in CHOOSABLE
+            for channel in CHANNELS[event]
+        }
+
+    def rows(self) -> list[tuple[str, list[forms.BoundField | None]]]:
+        """The table's rows: each event's label and a cell per channel (None: not offered)."""
+        return [
+            (
+                str(event.label),
+                [
+                    self[preference_field_name(event.value, channel.value)]
+                    if channel in CHANNELS[event]
+                    else None
+                    for channel in Channel
+                ],
+            )
+            for event in CHOOSABLE
+        ]
+
+
+class PushSubscriptionForm(forms.Form):
+    """A device's push subscription as its browser gives it (``PushSubscription.toJSON``)."""
+
+    endpoint = forms.CharField(max_length=PUSH_ENDPOINT_MAX_LENGTH)
+    p256dh = forms.CharField(max_length=100)
+    auth = forms.CharField(max_length=50)
+    label = forms.CharField(max_length=100, required=False)

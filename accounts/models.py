@@ -10,7 +10,11 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from accounts.notifications import Channel, Event
+
 BIO_MAX_LENGTH = 500
+#: The longest push endpoint taken (the services' own are 100 to 400 characters).
+PUSH_ENDPOINT_MAX_LENGTH = 1000
 
 
 class User(AbstractUser):
@@ -25,9 +29,6 @@ class User(AbstractUser):
         validators=[MaxLengthValidator(BIO_MAX_LENGTH)],
     )
     deleted_at = models.DateTimeField(_("deleted at"), null=True, blank=True, editable=False)
-    notify_by_email = models.BooleanField(
-        _("email me when a correspondence game waits for my move"), default=True
-    )
     # Off by default: a page that beeps unasked is a page people close.
     move_sound = models.BooleanField(_("play a sound when a game waits for my move"), default=False)
     # The ban in force, if any (the history is in moderation.Ban). A ban ends by itself:
@@ -120,3 +121,55 @@ class Vacation(models.Model):
     def days(self) -> int:
         """The days of the allowance it takes: every day begun counts whole."""
         return -(-(self.ends_at - self.starts_at) // datetime.timedelta(days=1))
+
+
+class NotificationPreference(models.Model):
+    """A player's choice for one event on one channel (no row: ``on_by_default``)."""
+
+    user = models.ForeignKey(
+        User,
+        on_delete=models.CASCADE,
+        related_name="notification_preferences",
+        verbose_name=_("player"),
+    )
+    event = models.CharField(_("event"), max_length=16, choices=Event.choices)
+    channel = models.CharField(_("channel"), max_length=8, choices=Channel.choices)
+    enabled = models.BooleanField(_("on"))
+
+    class Meta:
+        verbose_name = _("notification preference")
+        verbose_name_plural = _("notification preferences")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "event", "channel"], name="notification_preference_once"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} {self.event} {self.channel}: {self.enabled}"
+
+
+class PushSubscription(models.Model):
+    """One device's subscription to web push (the browser's ``PushSubscription``)."""
+
+    user = models.ForeignKey(
+        User,
+        on_delete=models.CASCADE,
+        related_name="push_subscriptions",
+        verbose_name=_("player"),
+    )
+    endpoint = models.URLField(_("endpoint"), max_length=PUSH_ENDPOINT_MAX_LENGTH, unique=True)
+    # The browser's keys, base64url: a P-256 public key (65 bytes) and a 16-byte secret.
+    p256dh = models.CharField(_("public key"), max_length=100)
+    auth = models.CharField(_("auth secret"), max_length=50)
+    label = models.CharField(_("device"), max_length=100, blank=True)
+    created_at = models.DateTimeField(_("created at"), default=timezone.now)
+    last_success_at = models.DateTimeField(_("last delivered"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("push subscription")
+        verbose_name_plural = _("push subscriptions")
+        ordering = ["created_at", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.user_id}: {self.label or self.endpoint[:40]}"

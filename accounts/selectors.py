@@ -9,7 +9,8 @@ from django.db.models import Q
 from django.db.models.functions import Lower
 from django.utils import timezone
 
-from accounts.models import User, Vacation
+from accounts.models import NotificationPreference, PushSubscription, User, Vacation
+from accounts.notifications import CHANNELS, CHOOSABLE, Channel, Event, on_by_default
 
 
 def not_banned(prefix: str = "") -> Q:
@@ -67,3 +68,42 @@ def vacation_paused(
     for starts_at, ends_at in rows.values_list("starts_at", "ends_at"):
         paused += min(ends_at, now) - max(starts_at, since)
     return paused
+
+
+# Notifications: the player's choices and devices
+
+
+def notification_channels(user: User, event: Event) -> set[Channel]:
+    """The channels ``event`` reaches ``user`` by, as they chose (or by default)."""
+    chosen = dict(
+        NotificationPreference.objects.filter(user=user, event=event).values_list(
+            "channel", "enabled"
+        )
+    )
+    return {
+        channel
+        for channel in CHANNELS[event]
+        if chosen.get(channel.value, on_by_default(event, channel))
+    }
+
+
+def notification_preferences(user: User) -> dict[tuple[str, str], bool]:
+    """Every choosable (event, channel) pair's choice, the default where none was made."""
+    chosen = {
+        (event, channel): enabled
+        for event, channel, enabled in NotificationPreference.objects.filter(user=user).values_list(
+            "event", "channel", "enabled"
+        )
+    }
+    return {
+        (event.value, channel.value): chosen.get(
+            (event.value, channel.value), on_by_default(event, channel)
+        )
+        for event in CHOOSABLE
+        for channel in CHANNELS[event]
+    }
+
+
+def push_subscriptions(user: User) -> list[PushSubscription]:
+    """The devices ``user`` gets pushes on, oldest first."""
+    return list(PushSubscription.objects.filter(user=user).order_by("created_at", "pk"))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime
 from importlib import import_module
+from urllib.parse import urlsplit
 
 from allauth.account.models import EmailAddress
 from allauth.usersessions.models import UserSession
@@ -18,23 +19,20 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from accounts.adapter import DELETED_USERNAME_PREFIX, FAREWELL_PREFIX, FAREWELL_SECONDS
-from accounts.models import User, Vacation
+from accounts.models import NotificationPreference, PushSubscription, User, Vacation
+from accounts.notifications import CHANNELS, CHOOSABLE, Channel, Event
 from accounts.selectors import vacation_current, vacation_days_used
 from accounts.signals import user_deleting
 
 
 @transaction.atomic
-def user_update_profile(
-    *, user: User, bio: str, notify_by_email: bool | None = None, move_sound: bool | None = None
-) -> User:
+def user_update_profile(*, user: User, bio: str, move_sound: bool | None = None) -> User:
     """Save the player's profile text and choices; raises ValidationError if too long."""
     user.bio = bio
-    if notify_by_email is not None:
-        user.notify_by_email = notify_by_email
     if move_sound is not None:
         user.move_sound = move_sound
     user.full_clean()
-    user.save(update_fields=["bio", "notify_by_email", "move_sound"])
+    user.save(update_fields=["bio", "move_sound"])
     return user
 
 
@@ -63,8 +61,9 @@ def turn_mail_off_user(token: str) -> User | None:
 @transaction.atomic
 def turn_mail_off(*, user: User) -> User:
     """Stop the e-mails telling ``user`` that a correspondence game waits for them."""
-    user.notify_by_email = False
-    user.save(update_fields=["notify_by_email"])
+    notification_preferences_set(
+        user=user, choices={(Event.TURN.value, Channel.EMAIL.value): False}
+    )
     return user
 
 
@@ -101,6 +100,8 @@ def user_delete(*, user: User) -> User:
     user.full_clean()
     user.save()
     EmailAddress.objects.filter(user=user).delete()
+    PushSubscription.objects.filter(user=user).delete()
+    NotificationPreference.objects.filter(user=user).delete()
     user_sessions_end(user=user)
     return user
 
@@ -189,3 +190,76 @@ def vacation_end(*, user: User) -> bool:
         vacation.ends_at = now
         vacation.save(update_fields=["ends_at"])
     return True
+
+
+# Notifications: choices and devices
+
+
+@transaction.atomic
+def notification_preferences_set(*, user: User, choices: dict[tuple[str, str], bool]) -> None:
+    """Store ``user``'s choices, each (event, channel) on or off; pairs that can't be
+    chosen (a moderator's answer, a live turn by e-mail) are ignored."""
+    for event in CHOOSABLE:
+        for channel in CHANNELS[event]:
+            if (event.value, channel.value) in choices:
+                NotificationPreference.objects.update_or_create(
+                    user=user,
+                    event=event.value,
+                    channel=channel.value,
+                    defaults={"enabled": bool(choices[(event.value, channel.value)])},
+                )
+
+
+#: The Push API's keys, base64url: 65 bytes (an uncompressed P-256 point) and 16 bytes.
+_P256DH_LENGTH = 87
+_AUTH_LENGTH = 22
+_BASE64URL = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+
+
+@transaction.atomic
+def push_subscription_save(
+    *, user: User, endpoint: str, p256dh: str, auth: str, label: str = ""
+) -> PushSubscription:
+    """Subscribe one device of ``user`` (or refresh its keys: an endpoint is one device).
+
+    Raises ``ValidationError`` for an endpoint that is not an https URL (http only where
+    ``LIMES_PUSH_ALLOW_HTTP``), keys of the wrong shape, or anything too long.
+    """
+    p256dh, auth = p256dh.rstrip("="), auth.rstrip("=")
+    if len(p256dh) != _P256DH_LENGTH or not set(p256dh) <= _BASE64URL or p256dh[0] != "B":
+        raise ValidationError(_("This is not a push subscription's key."), code="p256dh")
+    if len(auth) != _AUTH_LENGTH or not set(auth) <= _BASE64URL:
+        raise ValidationError(_("This is not a push subscription's key."), code="auth")
+    schemes = ("https://", "http://") if settings.LIMES_PUSH_ALLOW_HTTP else ("https://",)
+    if not endpoint.startswith(schemes):
+        raise ValidationError(_("A push service must be reached over https."), code="endpoint")
+    if not _known_push_service(endpoint):
+        raise ValidationError(_("This is not a push subscription."), code="endpoint")
+    existing = PushSubscription.objects.select_for_update().filter(endpoint=endpoint).first()
+    # An endpoint that moved to another account (a shared device) now belongs to this one.
+    subscription = existing or PushSubscription(endpoint=endpoint)
+    subscription.user = user
+    subscription.p256dh = p256dh
+    subscription.auth = auth
+    subscription.label = label[:100]
+    subscription.full_clean()
+    subscription.save()
+    return subscription
+
+
+def _known_push_service(endpoint: str) -> bool:
+    hosts: tuple[str, ...] | None = settings.LIMES_PUSH_HOSTS
+    if hosts is None:
+        return True
+    try:
+        host = (urlsplit(endpoint).hostname or "").lower()
+    except ValueError:
+        return False
+    return any(host == known or host.endswith("." + known) for known in hosts)
+
+
+@transaction.atomic
+def push_subscription_remove(*, user: User, subscription_id: int) -> bool:
+    """Unsubscribe one of ``user``'s devices; False if they have no such device."""
+    deleted, _kinds = PushSubscription.objects.filter(user=user, pk=subscription_id).delete()
+    return deleted > 0

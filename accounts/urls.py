@@ -13,6 +13,13 @@ urlpatterns = [
     path("", views.player_search, name="search"),
     path("settings/", views.account_settings, name="settings"),
     path("settings/vacation/", views.vacation, name="vacation"),
+    path(
+        "settings/notifications/",
+        views.notification_preferences,
+        name="notification_preferences",
+    ),
+    path("settings/push/", views.push_subscribe, name="push_subscribe"),
+    path("settings/push/<int:pk>/remove/", views.push_unsubscribe, name="push_unsubscribe"),
     path("settings/delete/", views.account_delete, name="delete"),
     path(
         "turn-mail/unsubscribe/<str:token>/",

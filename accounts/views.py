@@ -11,7 +11,7 @@ from django.contrib import messages
 from django.contrib.auth import REDIRECT_FIELD_NAME, logout
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -22,11 +22,22 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django.views.i18n import set_language
 
 from accounts import selectors
-from accounts.forms import DeleteAccountForm, ProfileForm, VacationForm
+from accounts.forms import (
+    DeleteAccountForm,
+    NotificationPreferencesForm,
+    ProfileForm,
+    PushSubscriptionForm,
+    VacationForm,
+    preference_field_name,
+)
 from accounts.http import AuthenticatedHttpRequest, HtmxHttpRequest
 from accounts.models import User
+from accounts.notifications import Channel
 from accounts.selectors import vacation_current, vacation_days_used
 from accounts.services import (
+    notification_preferences_set,
+    push_subscription_remove,
+    push_subscription_save,
     turn_mail_off,
     turn_mail_off_user,
     user_delete,
@@ -35,6 +46,7 @@ from accounts.services import (
     vacation_end,
     vacation_start,
 )
+from accounts.vapid import push_enabled
 
 
 @login_required
@@ -49,7 +61,6 @@ def account_settings(request: AuthenticatedHttpRequest) -> HttpResponse:
                 user_update_profile(
                     user=user,
                     bio=form.cleaned_data["bio"],
-                    notify_by_email=form.cleaned_data["notify_by_email"],
                     move_sound=form.cleaned_data["move_sound"],
                 )
             except ValidationError as error:
@@ -57,28 +68,36 @@ def account_settings(request: AuthenticatedHttpRequest) -> HttpResponse:
             else:
                 messages.success(request, _("Your profile was saved."))
                 return redirect("accounts:settings")
-    else:
-        form = ProfileForm(
-            initial={
-                "bio": user.bio,
-                "notify_by_email": user.notify_by_email,
-                "move_sound": user.move_sound,
-            }
-        )
-    context = {"form": form, **_vacation_context(request)}
-    return render(request, "accounts/settings.html", context)
+        return render(request, "accounts/settings.html", _settings_context(request, form=form))
+    return render(request, "accounts/settings.html", _settings_context(request))
 
 
-def _vacation_context(
-    request: AuthenticatedHttpRequest, form: VacationForm | None = None
+def _settings_context(
+    request: AuthenticatedHttpRequest,
+    *,
+    form: ProfileForm | None = None,
+    vacation_form: VacationForm | None = None,
 ) -> dict[str, object]:
+    user = request.user
     now = timezone.now()
-    used = vacation_days_used(request.user, now.year)
+    used = vacation_days_used(user, now.year)
+    preferences = selectors.notification_preferences(user)
     return {
-        "vacation": vacation_current(request.user, now),
-        "vacation_form": form or VacationForm(),
+        "form": form or ProfileForm(initial={"bio": user.bio, "move_sound": user.move_sound}),
+        "vacation": vacation_current(user, now),
+        "vacation_form": vacation_form or VacationForm(),
         "vacation_days_left": max(settings.LIMES_VACATION_DAYS_PER_YEAR - used, 0),
         "vacation_days_per_year": settings.LIMES_VACATION_DAYS_PER_YEAR,
+        "notification_form": NotificationPreferencesForm(
+            initial={
+                preference_field_name(event, channel): on
+                for (event, channel), on in preferences.items()
+            }
+        ),
+        "channels": list(Channel),
+        "push_subscriptions": selectors.push_subscriptions(user),
+        # The public key only: the private one never leaves the task worker's settings.
+        "vapid_public_key": settings.LIMES_VAPID_PUBLIC_KEY if push_enabled() else "",
     }
 
 
@@ -101,17 +120,52 @@ def vacation(request: AuthenticatedHttpRequest) -> HttpResponse:
                 request, _("Enjoy your vacation: your correspondence clocks stand still.")
             )
             return redirect("accounts:settings")
-    context = {
-        "form": ProfileForm(
-            initial={
-                "bio": request.user.bio,
-                "notify_by_email": request.user.notify_by_email,
-                "move_sound": request.user.move_sound,
-            }
-        ),
-        **_vacation_context(request, form),
-    }
+    context = _settings_context(request, vacation_form=form)
     return render(request, "accounts/settings.html", context, status=400)
+
+
+@login_required
+@require_POST
+def notification_preferences(request: AuthenticatedHttpRequest) -> HttpResponse:
+    """Save the table of notifications (a box left unticked is off)."""
+    form = NotificationPreferencesForm(request.POST)
+    if not form.is_valid():  # pragma: no cover - every box is optional
+        return HttpResponseBadRequest(_("The form could not be read."))
+    notification_preferences_set(user=request.user, choices=form.choices())
+    messages.success(request, _("Your notification choices are saved."))
+    return redirect(reverse("accounts:settings") + "#notifications")
+
+
+@login_required
+@require_POST
+def push_subscribe(request: AuthenticatedHttpRequest) -> HttpResponse:
+    """Subscribe this device to push (``static/js/webpush.js`` posts its subscription)."""
+    if not push_enabled():
+        return JsonResponse({"error": _("Push notifications are not set up here.")}, status=409)
+    form = PushSubscriptionForm(request.POST)
+    if not form.is_valid():
+        return JsonResponse({"error": _("This is not a push subscription.")}, status=400)
+    try:
+        subscription = push_subscription_save(
+            user=request.user,
+            endpoint=form.cleaned_data["endpoint"],
+            p256dh=form.cleaned_data["p256dh"],
+            auth=form.cleaned_data["auth"],
+            label=form.cleaned_data["label"],
+        )
+    except ValidationError:
+        return JsonResponse({"error": _("This is not a push subscription.")}, status=400)
+    return JsonResponse({"id": subscription.pk}, status=201)
+
+
+@login_required
+@require_POST
+def push_unsubscribe(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    """Remove one of the player's devices from push."""
+    if not push_subscription_remove(user=request.user, subscription_id=pk):
+        raise Http404(_("No such device."))
+    messages.success(request, _("That device gets no more notifications."))
+    return redirect(reverse("accounts:settings") + "#notifications")
 
 
 @login_required

@@ -16,6 +16,7 @@ from typing import Any
 
 import rules
 from accounts.models import User
+from accounts.selectors import notification_preferences
 from games.models import Game, Move
 from games.rebuild import game_moves, rules_game
 
@@ -37,7 +38,10 @@ def profile_data(user: User) -> dict[str, Any]:
         "email": user.email,
         "date_joined": user.date_joined.isoformat(),
         "bio": user.bio,
-        "notify_by_email": user.notify_by_email,
+        "notifications": {
+            f"{event} {channel}": on
+            for (event, channel), on in notification_preferences(user).items()
+        },
     }
 
 

@@ -24,6 +24,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from accounts.models import User
+from accounts.notifications import Channel, Event
+from accounts.selectors import notification_channels
 from accounts.services import turn_mail_off_token
 from accounts.site_url import site_url
 from games import tasks
@@ -115,7 +117,9 @@ def turn_mail_notify(game: Game, users: list[User]) -> None:
 
 
 def _wants_turn_mail(user: User) -> bool:
-    return bool(user.notify_by_email and user.email and not user.is_deleted)
+    if not user.email or user.is_deleted:
+        return False
+    return Channel.EMAIL in notification_channels(user, Event.TURN)
 
 
 @transaction.atomic

@@ -24,11 +24,13 @@ from dataclasses import dataclass, replace
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import F, QuerySet
+from django.urls import reverse
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
 import rules
 from accounts.models import User
+from accounts.notifications import Event
 from accounts.selectors import vacation_paused
 from core.errors import ActionRefused
 from games import export, mail, push, taskqueue, tasks
@@ -45,6 +47,7 @@ from games.models import (
     Seat,
     SoloResult,
 )
+from games.notify import notify
 from games.policy import hint_refusal, seat_of
 from games.pollstate import poll_state_publish, poll_state_set
 from games.rebuild import (
@@ -514,10 +517,31 @@ def _next_deadline(game: Game, now: datetime.datetime, *, players: int) -> datet
 
 
 def _notify_round(game: Game, seats: list[Seat]) -> None:
-    """Mail the players of a correspondence game that a round waits for them (batched, by
-    the task worker: ``games.mail``)."""
+    """Tell the players that a round waits for them: in a correspondence game by mail
+    (batched, by the task worker: ``games.mail``) and push, in a live one of several
+    players by push (shown only while the game's tab is hidden: ``sw.js``)."""
     users = [seat.user for seat in seats if seat.status == Seat.Status.PLAYING and seat.user]
     mail.turn_mail_notify(game, users)
+    if game.pace == Game.Pace.CORRESPONDENCE:
+        event = Event.TURN
+    elif len(users) >= 2:
+        event = Event.LIVE_TURN
+    else:
+        return
+    url = reverse("games:detail", kwargs={"pk": game.pk})
+    for user in users:
+        # The mail is the batched one above.
+        notify(user=user, event=event, text=_turn_text(game), url=url, mail_too=False)
+
+
+def _turn_text(game: Game) -> Callable[[], str]:
+    return lambda: (
+        _("Round %(round)d of game #%(game)d waits for your move.")
+        % {
+            "round": game.round,
+            "game": game.pk,
+        }
+    )
 
 
 @dataclass(frozen=True)

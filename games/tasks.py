@@ -71,3 +71,11 @@ def turn_mail(user_id: int, origin: str) -> str:
     from games import mail
 
     return mail.turn_mail_send(user_id=user_id, origin=origin)
+
+
+@task()
+def webpush_send(user_id: int, title: str, body: str, url: str, tag: str) -> str:
+    """One notification pushed to each of a player's devices (``webpush.push_deliver``)."""
+    from games import webpush
+
+    return webpush.push_deliver(user_id=user_id, title=title, body=body, url=url, tag=tag)

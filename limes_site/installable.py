@@ -118,6 +118,8 @@ def service_worker(request: HttpRequest) -> HttpResponse:
         "staticPrefix": prefix,
         "offlineUrl": reverse("offline"),
         "precache": [static(path) for path in OFFLINE_ASSETS],
+        # The picture of a push notification (templates/installable/sw.js).
+        "icon": static("icons/icon-192.png"),
     }
     response = render(
         request,

@@ -21,9 +21,11 @@ import leaderboards.services
 import tournaments.services
 from accounts.adapter import AccountAdapter, ban_memo
 from accounts.models import Notification, User
+from accounts.notifications import Event
 from accounts.services import user_sessions_end
 from core.errors import ActionRefused
 from games.models import Game, SoloResult
+from games.notify import notify
 from games.policy import seat_of
 from moderation.models import REASON_MAX_LENGTH, AuditEntry, Ban, Report, ResultCheck
 from moderation.selectors import (
@@ -129,10 +131,8 @@ def result_hide(*, moderator: User, result: SoloResult, reason: str) -> SoloResu
 
 
 def _notify(user: User, text: str, url: str) -> None:
-    # Notification.text holds 300 characters; a long reason is cut, never refused.
-    notification = Notification(user=user, text=text[:300], url=url)
-    notification.full_clean()
-    notification.save()
+    # A notice holds 300 characters: a long reason is cut, never refused.
+    notify(user=user, event=Event.MODERATION, text=lambda: text, url=url)
 
 
 @transaction.atomic
@@ -465,13 +465,7 @@ def _report_close(*, moderator: User, report: Report, note: str, status: str) ->
                 "broken. Thank you for letting us know."
             )
         text %= {"name": report.target.display_name}
-    notification = Notification(
-        user_id=report.reporter_id,
-        text=text,
-        url=reverse("moderation:notifications"),
-    )
-    notification.full_clean()
-    notification.save()
+    _notify(report.reporter, text, reverse("moderation:notifications"))
     _audit(
         moderator,
         AuditEntry.Action.RESOLVE_REPORT

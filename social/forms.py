@@ -8,7 +8,7 @@ from django.utils.translation import gettext_lazy as _
 from games.forms import duration_label_lazy
 from games.models import Game
 from games.services import DEFAULT_ROUND_SECONDS, ROUND_SECONDS
-from social.models import CHAT_MESSAGE_MAX_LENGTH, NotificationKind
+from social.models import CHAT_MESSAGE_MAX_LENGTH
 
 
 def _pace_of(seconds: int) -> str:
@@ -45,12 +45,3 @@ class ChatForm(forms.Form):
         label=_("Message"), max_length=CHAT_MESSAGE_MAX_LENGTH, required=False, strip=False
     )
     phrase = forms.CharField(max_length=16, required=False)
-
-
-class EmailPreferencesForm(forms.Form):
-    """Which notifications also come by e-mail."""
-
-    def __init__(self, *args: object, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
-        for kind in NotificationKind:
-            self.fields[kind.value] = forms.BooleanField(label=kind.label, required=False)

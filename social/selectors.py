@@ -18,17 +18,14 @@ from games.models import Game, Seat
 from games.policy import can_watch
 from social import presence
 from social.models import (
-    EMAIL_BY_DEFAULT,
     Block,
     Challenge,
     ChatMessage,
     ChatMute,
     ChatRead,
-    EmailPreference,
     Follow,
     FriendRequest,
     HiddenPresence,
-    NotificationKind,
 )
 
 #: Messages a chat panel shows: the newest ones.
@@ -393,22 +390,3 @@ def chat_mute_in_force(user: User) -> ChatMute | None:
         .order_by("-ends")
         .first()
     )
-
-
-# Notifications by e-mail
-
-
-def email_wanted(user: User, kind: NotificationKind) -> bool:
-    """Whether ``user`` wants notifications of ``kind`` by e-mail too."""
-    choice = (
-        EmailPreference.objects.filter(user=user, kind=kind)
-        .values_list("by_email", flat=True)
-        .first()
-    )
-    return EMAIL_BY_DEFAULT[kind] if choice is None else bool(choice)
-
-
-def email_preferences(user: User) -> dict[str, bool]:
-    """Every kind's choice, the default where the player has not chosen."""
-    chosen = dict(EmailPreference.objects.filter(user=user).values_list("kind", "by_email"))
-    return {kind.value: chosen.get(kind.value, EMAIL_BY_DEFAULT[kind]) for kind in NotificationKind}

@@ -20,24 +20,22 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-import games.mail
 import games.services
 from accounts.models import Notification, User
-from accounts.site_url import site_url
+from accounts.notifications import Event
 from core.errors import ActionRefused
 from games import push
 from games.models import Game, Seat
+from games.notify import notify
 from social.models import (
     CHAT_MESSAGE_MAX_LENGTH,
     Block,
     Challenge,
     ChatMessage,
     ChatRead,
-    EmailPreference,
     Follow,
     FriendRequest,
     HiddenPresence,
-    NotificationKind,
     QuickPhrase,
 )
 from social.selectors import (
@@ -46,7 +44,6 @@ from social.selectors import (
     chat_mute_in_force,
     chat_open,
     chat_version_key,
-    email_wanted,
     has_blocked,
     is_present,
 )
@@ -116,6 +113,7 @@ def friend_request_send(*, user: User, other: User) -> FriendRequest:
         if theirs.accepted_at is None:
             theirs.accepted_at = timezone.now()
             theirs.save(update_fields=["accepted_at"])
+            _accepted_notify(user, other)
         return theirs
     mine = FriendRequest.objects.filter(sender=user, recipient=other).first()
     if mine is not None:
@@ -125,7 +123,7 @@ def friend_request_send(*, user: User, other: User) -> FriendRequest:
     _ask_notify(
         user,
         other,
-        NotificationKind.FRIEND_REQUEST,
+        Event.FRIEND_REQUEST,
         lambda: (
             _("%(name)s would like to be your friend on Limes Online.") % {"name": user.username}
         ),
@@ -147,7 +145,17 @@ def friend_request_accept(*, user: User, other: User) -> FriendRequest:
         raise ActionRefused(_("No such friend request."), status=404)
     request.accepted_at = timezone.now()
     request.save(update_fields=["accepted_at"])
+    _accepted_notify(user, other)
     return request
+
+
+def _accepted_notify(accepter: User, sender: User) -> None:
+    notify(
+        user=sender,
+        event=Event.FRIEND_REQUEST,
+        text=lambda: _("%(name)s accepted your friend request.") % {"name": accepter.username},
+        url=reverse("accounts:profile", kwargs={"username": accepter.username}),
+    )
 
 
 @transaction.atomic
@@ -241,7 +249,7 @@ def challenge_create(
     _ask_notify(
         user,
         other,
-        NotificationKind.CHALLENGE,
+        Event.CHALLENGE,
         lambda: _("%(name)s challenges you to a game of Limes.") % {"name": user.username},
     )
     return challenge
@@ -327,9 +335,7 @@ def _ask_count(sender: User, recipient: User) -> None:
             cache.add(key, 1, seconds)
 
 
-def _ask_notify(
-    sender: User, recipient: User, kind: NotificationKind, text: Callable[[], str]
-) -> None:
+def _ask_notify(sender: User, recipient: User, kind: Event, text: Callable[[], str]) -> None:
     """Tell ``recipient`` of a request or challenge, but mail the same ask once a day and
     leave one unread notice of it: asked again after a withdrawal, it is no news."""
     if has_blocked(recipient, sender):
@@ -347,7 +353,7 @@ def _ask_notify(
             user=recipient, url=url, text=body, read_at__isnull=True
         ).exists():
             return
-    notify_player(recipient, kind, text, url, mail=first)
+    notify(user=recipient, event=kind, text=text, url=url, mail_too=first)
 
 
 def challenge_lifetime(pace: str) -> datetime.timedelta:
@@ -502,14 +508,14 @@ def _notify_away(game: Game, author: User) -> None:
         # One unread notice per game is enough: the chat itself holds the rest.
         if Notification.objects.filter(user=player, url=url, read_at__isnull=True).exists():
             continue
-        notify_player(
-            player,
-            NotificationKind.CHAT,
-            lambda: (
+        notify(
+            user=player,
+            event=Event.CHAT,
+            text=lambda: (
                 _("%(name)s wrote in the chat of game #%(game)d.")
                 % {"name": author.username, "game": game.pk}
             ),
-            url,
+            url=url,
         )
 
 
@@ -540,51 +546,15 @@ def rematch_offered(
     for player in others:
         if has_blocked(player, offering):
             continue
-        notify_player(
-            player,
-            NotificationKind.REMATCH,
-            lambda: (
+        notify(
+            user=player,
+            event=Event.REMATCH,
+            text=lambda: (
                 _("%(name)s offers a rematch of game #%(game)d.")
                 % {"name": offering.username, "game": instance.rematch_of_id}
             ),
-            url,
+            url=url,
         )
-
-
-# Notifications
-
-
-def notify_player(
-    user: User, kind: NotificationKind, text: Callable[[], str], url: str, *, mail: bool = True
-) -> None:
-    """A notification in ``user``'s language, and an e-mail after the commit if they want
-    (and ``mail``).
-
-    Call it inside the transaction of what it tells about; ``text`` is called in the
-    player's language. Every kind of ``NotificationKind`` comes here (a rematch offer too).
-    """
-    with translation.override(user.language_for_messages):
-        body = text()
-        subject = _("Limes Online: %(what)s") % {"what": kind.label}
-        footer = _("You can choose which e-mails you get on your friends page.")
-    notification = Notification(user=user, text=body[:300], url=url)
-    notification.full_clean()
-    notification.save()
-    if mail and user.email and email_wanted(user, kind):
-        address = user.email
-        message = f"{body}\n\n{site_url()}{url}\n\n{footer}"
-        # Queued for the task worker once the notice commits, retried if the server fails.
-        games.mail.mail_send(to=address, subject=subject, body=message)
-
-
-@transaction.atomic
-def email_preferences_set(*, user: User, choices: dict[str, bool]) -> None:
-    """Store which kinds of notification ``user`` also wants by e-mail."""
-    for kind in NotificationKind:
-        if kind.value in choices:
-            EmailPreference.objects.update_or_create(
-                user=user, kind=kind.value, defaults={"by_email": bool(choices[kind.value])}
-            )
 
 
 # Online status
@@ -609,7 +579,6 @@ def user_forget_social(*, user: User, **kwargs: object) -> None:
     Follow.objects.filter(Q(follower=user) | Q(followed=user)).delete()
     Block.objects.filter(Q(blocker=user) | Q(blocked=user)).delete()
     Challenge.objects.filter(Q(challenger=user) | Q(challenged=user)).delete()
-    EmailPreference.objects.filter(user=user).delete()
     HiddenPresence.objects.filter(user=user).delete()
     game_ids = set(ChatMessage.objects.filter(author=user).values_list("game_id", flat=True))
     ChatMessage.objects.filter(author=user).update(author=None)

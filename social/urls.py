@@ -8,7 +8,6 @@ app_name = "social"
 
 urlpatterns = [
     path("friends/", views.friends, name="friends"),
-    path("friends/emails/", views.email_preferences, name="email_preferences"),
     path("friends/online/", views.presence_visibility, name="presence_visibility"),
     path("friends/<name:username>/challenge/", views.challenge_new, name="challenge_new"),
     path("friends/<name:username>/<slug:action>/", views.relation_change, name="relation"),

@@ -27,7 +27,7 @@ from games.models import Game, Seat
 from games.policy import seat_of
 from games.selectors import game_with_seats
 from social import selectors, services
-from social.forms import ChallengeForm, ChatForm, EmailPreferencesForm
+from social.forms import ChallengeForm, ChatForm
 from social.models import QuickPhrase
 
 #: How often an open chat panel asks for news (seconds).
@@ -53,7 +53,6 @@ def friends(request: AuthenticatedHttpRequest) -> HttpResponse:
         "playing": selectors.friends_playing(user),
         "recent": selectors.friends_recent_games(user),
         "challenge_form": ChallengeForm(),
-        "email_form": EmailPreferencesForm(initial=selectors.email_preferences(user)),
     }
     return render(request, "social/friends.html", context)
 
@@ -218,17 +217,6 @@ def challenge_answer(request: AuthenticatedHttpRequest, pk: int, answer: str) ->
         services.challenge_decline(user=request.user, challenge_id=pk)
     except (ActionRefused, PermissionDenied) as error:
         return _refused(request, error)
-    return redirect("social:friends")
-
-
-@login_required
-@require_POST
-def email_preferences(request: AuthenticatedHttpRequest) -> HttpResponse:
-    form = EmailPreferencesForm(request.POST)
-    if not form.is_valid():
-        return _refused(request, ActionRefused(_("The form could not be read.")))
-    services.email_preferences_set(user=request.user, choices=form.cleaned_data)
-    messages.success(request, _("Your e-mail choices are saved."))
     return redirect("social:friends")
 
 

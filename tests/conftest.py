@@ -3,21 +3,28 @@
 from __future__ import annotations
 
 import datetime
+import http.server
+import json
+import os
 import subprocess
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, Protocol
 
+import http_ece
 import pytest
 import time_machine
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from django.conf import settings
 from django.core.cache import cache
 from django.db import connection
 from django.test import Client
 from django.utils import translation
 
-from accounts.models import User
+from accounts.models import PushSubscription, User
+from accounts.vapid import b64url
 from games import services
 from games.models import Game
 from tests.factories import UserFactory, reference_turn_for, seat_user
@@ -151,6 +158,67 @@ def committed(django_capture_on_commit_callbacks: Any) -> Callable[[], Any]:
     backend), callbacks queued by those callbacks included.
     """
     return lambda: django_capture_on_commit_callbacks(execute=True)
+
+
+class PushService:
+    """A stand-in push service on 127.0.0.1: it keeps every message a device is sent and
+    answers ``status`` (201, as a real one accepts; 404 or 410 for a lost subscription)."""
+
+    def __init__(self) -> None:
+        self.received: list[tuple[str, dict[str, str], bytes]] = []
+        self.status = 201
+        self.arrived = threading.Event()
+        service = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_POST(self) -> None:
+                body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
+                headers = {name.lower(): value for name, value in self.headers.items()}
+                service.received.append((self.path, headers, body))
+                self.send_response(service.status)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+                service.arrived.set()
+
+            def log_message(self, format: str, *args: Any) -> None:
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_port}"
+        self.keys: dict[str, tuple[ec.EllipticCurvePrivateKey, bytes]] = {}
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def device(self, user: User, name: str = "phone") -> PushSubscription:
+        """Subscribe a device of ``user`` with fresh keys (kept here to decrypt with)."""
+        key = ec.generate_private_key(ec.SECP256R1())
+        secret = os.urandom(16)
+        public = key.public_key().public_bytes(Encoding.X962, PublicFormat.UncompressedPoint)
+        self.keys[f"/{name}"] = (key, secret)
+        return PushSubscription.objects.create(
+            user=user,
+            endpoint=f"{self.url}/{name}",
+            p256dh=b64url(public),
+            auth=b64url(secret),
+            label=name,
+        )
+
+    def messages(self, name: str = "phone") -> list[dict[str, str]]:
+        """What the device ``name`` was sent, decrypted with its keys (RFC 8291)."""
+        key, secret = self.keys[f"/{name}"]
+        return [
+            json.loads(http_ece.decrypt(body, private_key=key, auth_secret=secret))
+            for path, _headers, body in self.received
+            if path == f"/{name}"
+        ]
+
+
+@pytest.fixture
+def push_service() -> Iterator[PushService]:
+    """A stand-in push service; see ``PushService``."""
+    service = PushService()
+    yield service
+    service.server.shutdown()
+    service.server.server_close()
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:

@@ -72,6 +72,9 @@ class Tournament(models.Model):
     # Bumped by every change the standings must show (a finish, a disqualification, a
     # hidden result): the standings are cached under it.
     version = models.PositiveIntegerField(_("version"), default=0)
+    # When the entrants were told that its deals are open (a live one: that it starts in
+    # a few minutes); set once, so that a second run of the reminder tells nobody twice.
+    reminded_at = models.DateTimeField(_("entrants reminded at"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("tournament")

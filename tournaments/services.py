@@ -15,14 +15,16 @@ from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.urls import reverse
-from django.utils import timezone, translation
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 import rules
-from accounts.models import Notification, User
+from accounts.models import User
+from accounts.notifications import Event
 from core.errors import ActionRefused
 from games import push
 from games.models import Game, Lockstep, Ruleset, Seat, SoloResult
+from games.notify import notify
 from games.services import (
     ensure_not_banned,
     game_create_solo,
@@ -132,6 +134,7 @@ def tournament_create(
     tournament_invite(tournament=tournament, users=invited or [])
     if live:
         _live_start_at(tournament)
+    _remind_at(tournament)
     _unseal_at(tournament)
     return tournament
 
@@ -147,11 +150,14 @@ def tournament_invite(*, tournament: Tournament, users: list[User]) -> list[Invi
     )
     url = reverse("tournaments:detail", kwargs={"pk": tournament.pk})
     for user in fresh.values():
-        with translation.override(user.language_for_messages):
-            text = _("You are invited to the tournament %(name)s.") % {"name": tournament.title}
-        notification = Notification(user=user, text=text[:300], url=url)
-        notification.full_clean()
-        notification.save()
+        notify(
+            user=user,
+            event=Event.TOURNAMENT,
+            text=lambda: (
+                _("You are invited to the tournament %(name)s.") % {"name": tournament.title}
+            ),
+            url=url,
+        )
     return made
 
 
@@ -279,6 +285,84 @@ def tournament_unseal(*, tournament: Tournament) -> int:
     returns how many results it counted."""
     plays = Play.objects.filter(tournament=tournament).values_list("game_id", flat=True)
     return results_unseal(game_ids=list(plays))
+
+
+LIVE_REMINDER = datetime.timedelta(minutes=5)
+"""How long before a live tournament starts its entrants are told."""
+
+
+def reminder_time(tournament: Tournament) -> datetime.datetime:
+    """When ``tournament``'s entrants are told: as its deals open, or a live one's
+    ``LIVE_REMINDER`` before it starts."""
+    if tournament.is_live:
+        return tournament.starts_at - LIVE_REMINDER
+    return tournament.starts_at
+
+
+def _remind_at(tournament: Tournament) -> None:
+    # By a task where the task backend can wait; ``tournaments_remind_due`` catches up.
+    if not tasks.tournament_remind.get_backend().supports_defer:
+        return
+    tournament_id, when = tournament.pk, reminder_time(tournament)
+    transaction.on_commit(
+        lambda: tasks.tournament_remind.using(run_after=when).enqueue(tournament_id), robust=True
+    )
+
+
+@transaction.atomic
+def tournament_remind(*, tournament: Tournament) -> int:
+    """Tell every entrant still in ``tournament`` that its deals are open, or that the live
+    one starts in a few minutes (``games.notify``: as each chose). Once per tournament, and
+    only while it means something: an async one not over, a live one not started.
+    Returns how many were told."""
+    tournament = _locked(tournament)
+    now = timezone.now()
+    late = now >= tournament.starts_at if tournament.is_live else tournament.is_over
+    if tournament.reminded_at is not None or now < reminder_time(tournament) or late:
+        return 0
+    tournament.reminded_at = now
+    tournament.save(update_fields=["reminded_at"])
+    url = reverse("tournaments:detail", kwargs={"pk": tournament.pk})
+    entrants = (
+        Entrant.objects.filter(
+            tournament=tournament, disqualified=False, user__deleted_at__isnull=True
+        )
+        .select_related("user")
+        .order_by("pk")
+    )
+    for entrant in entrants:
+        notify(
+            user=entrant.user,
+            event=Event.TOURNAMENT,
+            text=functools.partial(_reminder_text, tournament),
+            url=url,
+        )
+    return len(entrants)
+
+
+def _reminder_text(tournament: Tournament) -> str:
+    if tournament.is_live:
+        return _("The live tournament %(name)s starts at %(time)s UTC.") % {
+            "name": tournament.title,
+            "time": tournament.starts_at.strftime("%H:%M"),
+        }
+    return _("The deals of the tournament %(name)s are open until %(end)s UTC.") % {
+        "name": tournament.title,
+        "end": tournament.ends_at.strftime("%Y-%m-%d %H:%M"),
+    }
+
+
+def tournaments_remind_due() -> int:
+    """Remind the entrants of every tournament whose reminder is due and whose task never
+    ran (``tournament_remind``); returns how many tournaments."""
+    now = timezone.now()
+    due = Tournament.objects.filter(
+        reminded_at__isnull=True, ends_at__gt=now, starts_at__lte=now + LIVE_REMINDER
+    )
+    reminded = 0
+    for tournament in due:
+        reminded += tournament_remind(tournament=tournament) > 0
+    return reminded
 
 
 def tournaments_unseal_due() -> int:

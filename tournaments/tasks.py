@@ -31,3 +31,13 @@ def tournament_unseal(tournament_id: int) -> int:
 
     tournament = Tournament.objects.filter(pk=tournament_id).first()
     return 0 if tournament is None else services.tournament_unseal(tournament=tournament)
+
+
+@task()
+def tournament_remind(tournament_id: int) -> int:
+    """Tell a tournament's entrants it opens (``services.tournament_remind``)."""
+    from tournaments import services
+    from tournaments.models import Tournament
+
+    tournament = Tournament.objects.filter(pk=tournament_id).first()
+    return 0 if tournament is None else services.tournament_remind(tournament=tournament)

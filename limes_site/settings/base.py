@@ -300,6 +300,26 @@ LIMES_LIVE_CHALLENGE_MINUTES = int(os.environ.get("LIMES_LIVE_CHALLENGE_MINUTES"
 # At most one "your move" mail of correspondence games per player per this many minutes;
 # it lists every game then waiting for them (games.mail).
 LIMES_TURN_MAIL_INTERVAL = int(os.environ.get("LIMES_TURN_MAIL_INTERVAL", "60"))
+# Web push (games.webpush): the VAPID key pair that signs this site's pushes, base64url, made
+# by `manage.py vapid_keys`. Both empty: no push (the settings page offers none). The public
+# key reaches the page; the private key only the task worker. The subject is a contact
+# address the push services may write to.
+LIMES_VAPID_PUBLIC_KEY = os.environ.get("LIMES_VAPID_PUBLIC_KEY", "")
+LIMES_VAPID_PRIVATE_KEY = os.environ.get("LIMES_VAPID_PRIVATE_KEY", "")
+LIMES_VAPID_SUBJECT = os.environ.get("LIMES_VAPID_SUBJECT", "mailto:admin@localhost")
+# Whether a device may subscribe with a push service on plain http (a local stand-in):
+# never in production, where every real push service is https.
+LIMES_PUSH_ALLOW_HTTP = False
+# The push services a device may subscribe with (a host, or any host under it): the task
+# worker POSTs to each endpoint, so an address of the site's own network must not pass.
+# Chrome, Edge, Firefox and Safari's; None (development, tests): any host.
+LIMES_PUSH_HOSTS: tuple[str, ...] | None = (
+    "fcm.googleapis.com",
+    "android.googleapis.com",
+    "push.services.mozilla.com",
+    "push.apple.com",
+    "notify.windows.com",
+)
 # allauth's defaults stay in force (failed sign-ins: 10 a minute per IP and 5 per
 # five minutes per account); only the sign-in limit is spelt out to show it is wanted.
 ACCOUNT_RATE_LIMITS = {"login_failed": "10/m/ip,5/5m/key"}

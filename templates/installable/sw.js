@@ -59,5 +59,41 @@ self.addEventListener("fetch", (event) => {
   // browser: straight to the network, never into a cache.
 });
 
-// Web push (issue 38) hooks in here: a "push" handler showing the notification and a
-// "notificationclick" handler opening its page.
+// Web push (games.webpush): each push carries a title, a text and the page to open, never
+// a card. A live game's turn is shown only while no tab of that game is in sight.
+const samePage = (client, url) => new URL(client.url).pathname === url.pathname;
+
+self.addEventListener("push", (event) => {
+  let data = {};
+  try {
+    data = event.data ? event.data.json() : {};
+  } catch (error) {
+    data = {};
+  }
+  const url = new URL(data.url || "/", self.location.origin);
+  if (url.origin !== self.location.origin) return;
+  const show = async () => {
+    const windows = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
+    const inSight = windows.some((client) => client.visibilityState === "visible" && samePage(client, url));
+    if (inSight && data.tag === "live_turn") return;
+    await self.registration.showNotification(data.title || "Limes Online", {
+      body: data.body || "",
+      tag: data.tag ? `${data.tag}:${url.pathname}` : undefined,
+      data: { url: url.href },
+      icon: CONFIG.icon,
+    });
+  };
+  event.waitUntil(show());
+});
+
+self.addEventListener("notificationclick", (event) => {
+  event.notification.close();
+  const target = new URL((event.notification.data && event.notification.data.url) || "/", self.location.origin);
+  const open = async () => {
+    const windows = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
+    const there = windows.find((client) => samePage(client, target));
+    if (there) return there.focus();
+    return self.clients.openWindow(target.href);
+  };
+  event.waitUntil(open());
+});

@@ -10,6 +10,8 @@ from django.urls import reverse
 from django.utils.http import urlencode
 
 from accounts.models import User
+from accounts.notifications import Channel, Event
+from accounts.selectors import notification_channels
 from tests.factories import PASSWORD
 
 pytestmark = pytest.mark.django_db
@@ -137,13 +139,15 @@ def test_deleted_players_email_can_be_used_again(client: Client, user: User) -> 
 
 def test_a_player_turns_off_the_round_emails(client_logged_in: Client, user: User) -> None:
     page = client_logged_in.get(reverse("accounts:settings")).content.decode()
-    assert (
-        'name="notify_by_email"' in page
-        and "checked" in page.split('name="notify_by_email"')[1][:40]
+    box = page.split('name="turn__email"')[1].split(">")[0]
+    assert "checked" in box
+    response = client_logged_in.post(
+        reverse("accounts:notification_preferences"), {"turn__push": "on"}
     )
-    client_logged_in.post(reverse("accounts:settings"), {"bio": "hello"})
-    user.refresh_from_db()
-    assert (user.bio, user.notify_by_email) == ("hello", False)
+    assert response.status_code == 302
+    assert notification_channels(user, Event.TURN) == {Channel.PUSH}
+    page = client_logged_in.get(reverse("accounts:settings")).content.decode()
+    assert "checked" not in page.split('name="turn__email"')[1].split(">")[0]
 
 
 def test_deleting_needs_the_password_again_then_goes_ahead(
@@ -170,7 +174,7 @@ def test_the_your_move_sound_is_off_until_the_player_turns_it_on(
     page = client_logged_in.get(reverse("accounts:settings")).content.decode()
     assert 'name="move_sound"' in page
     assert "checked" not in page.split('name="move_sound"')[1][:40]
-    assert "data-ask-notifications" in page
+    assert "Turn on notifications on this device" in page
     client_logged_in.post(reverse("accounts:settings"), {"bio": "", "move_sound": "on"})
     user.refresh_from_db()
     assert user.move_sound

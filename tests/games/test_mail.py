@@ -21,10 +21,13 @@ from django_tasks.base import TaskResultStatus
 from django_tasks_db.models import DBTaskResult
 
 from accounts.models import User
+from accounts.notifications import Channel, Event
+from accounts.selectors import notification_channels
 from accounts.services import turn_mail_off_token
 from games import mail as games_mail
 from games import services
 from games.models import Game
+from tests.conftest import PushService
 from tests.factories import UserFactory, play_turn, started_game
 from tests.pages import client_for
 
@@ -89,6 +92,10 @@ def queued_paths() -> list[str]:
     )
 
 
+def turn_mail_on(user: User) -> bool:
+    return Channel.EMAIL in notification_channels(user, Event.TURN)
+
+
 def waiting_game(players: list[User]) -> Game:
     """A correspondence game of ``players``, waiting for the last one to join."""
     game = services.game_create_multi(
@@ -131,6 +138,23 @@ def test_a_friend_request_queues_its_mail_and_sends_none(
     run_queued(committed)
     assert [m.to for m in mail.outbox] == [[ben.email]]
     assert ana.username in mail.outbox[0].body
+
+
+def test_a_commit_queues_its_push_and_sends_none(
+    queue: None, committed: Callable[[], Any], push_service: PushService
+) -> None:
+    ana, ben = UserFactory(), UserFactory()
+    push_service.device(ben)
+    game = waiting_game([ana, ben])
+    with committed():
+        response = client_for(ben).post(reverse("games:join_game", kwargs={"pk": game.pk}))
+    assert response.status_code == 302
+    # The request only queued the push: the push service has heard nothing yet.
+    assert push_service.received == []
+    assert "games.tasks.webpush_send" in queued_paths()
+    assert run_queued(committed).count("games.tasks.webpush_send") == 1
+    (message,) = push_service.messages()
+    assert message["url"] == f"/games/{game.pk}/"
 
 
 # -- a failing mail server -----------------------------------------------------------------
@@ -256,13 +280,11 @@ def test_a_turn_mail_unsubscribes_in_one_click_without_sign_in(
     # A mail program's one-click POST: no session, no CSRF token.
     browser = Client(enforce_csrf_checks=True)
     assert "Stop these e-mails" in browser.get(link).content.decode()
-    ana.refresh_from_db()
-    assert ana.notify_by_email
+    assert turn_mail_on(ana)
     response = browser.post(link, {"List-Unsubscribe": "One-Click"})
     assert response.status_code == 200
     assert "no longer get an e-mail" in response.content.decode()
-    ana.refresh_from_db()
-    assert not ana.notify_by_email
+    assert not turn_mail_on(ana)
     mail.outbox.clear()
     time_machine.move_to(timezone.now() + datetime.timedelta(hours=2))
     with committed():
@@ -289,8 +311,7 @@ def test_a_forged_unsubscribe_link_is_refused_and_changes_nothing(
     browser = Client(enforce_csrf_checks=True)
     assert browser.get(url).status_code == 404
     assert browser.post(url).status_code == 404
-    ana.refresh_from_db()
-    assert ana.notify_by_email
+    assert turn_mail_on(ana)
 
 
 def test_a_deleted_player_link_is_refused() -> None:

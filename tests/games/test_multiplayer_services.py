@@ -14,6 +14,7 @@ from django.utils import timezone
 
 import rules
 from accounts.models import User
+from accounts.services import notification_preferences_set
 from core.errors import ActionRefused
 from games import rebuild, services
 from games.models import Game, Move, Seat
@@ -366,8 +367,7 @@ def test_correspondence_players_get_an_email_per_round_unless_they_opt_out(
     django_capture_on_commit_callbacks: Callable[..., Any],
     time_machine: Any,
 ) -> None:
-    ben.notify_by_email = False
-    ben.save()
+    notification_preferences_set(user=ben, choices={("turn", "email"): False})
     with django_capture_on_commit_callbacks(execute=True):
         game = started_game([ana, ben], pace=Game.Pace.CORRESPONDENCE)
     assert [m.to for m in mail.outbox] == [[ana.email]]

@@ -41,6 +41,11 @@ NAMES |= {"svg"}
 SAME_WORDS["fr"] |= {"image", "web"}
 # Vacation: a clock that "steht still" (stands still) in German.
 SAME_WORDS["de"] |= {"still"}
+# Notifications: "push" is the word in every language, an iPhone an iPhone; German and
+# French write e-mail (and German a browser's tab, an iPhone's Home-Bildschirm) as English.
+NAMES |= {"push", "iphone"}
+SAME_WORDS["de"] |= {"mail", "tab", "home"}
+SAME_WORDS["fr"] |= {"mail", "notification", "site"}
 
 
 class Text(HTMLParser):

@@ -13,6 +13,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import Notification, User
+from accounts.services import notification_preferences_set
 from social import services
 from social.models import Challenge, FriendRequest
 from tests.factories import UserFactory
@@ -34,7 +35,7 @@ def _withdraw(client: Client, other: User) -> Any:
 def test_asking_withdrawing_and_asking_again_mails_once(
     ana: User, ben: User, committed: Callable[[], Any], time_machine: Any
 ) -> None:
-    services.email_preferences_set(user=ben, choices={"friend_request": True})
+    notification_preferences_set(user=ben, choices={("friend_request", "email"): True})
     asker = client_for(ana)
     for _cycle in range(25):
         with committed():

@@ -119,7 +119,8 @@ def test_email_choices_are_saved_per_kind(
     ana: User, ben: User, mailoutbox: list[object], committed: Callable[[], Any]
 ) -> None:
     client = client_for(ben)
-    response = client.post(reverse("social:email_preferences"), {"challenge": "on"})
+    choices = {"challenge__email": "on", "friend_request__site": "on"}
+    response = client.post(reverse("accounts:notification_preferences"), choices)
     assert response.status_code == 302
     with committed():
         services.friend_request_send(user=ana, other=ben)

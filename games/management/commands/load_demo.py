@@ -7,6 +7,7 @@ from django.db import transaction
 
 import rules
 from accounts.models import User
+from accounts.services import notification_preferences_set
 from games import rebuild, services
 from games.models import Game
 
@@ -50,11 +51,12 @@ class Command(BaseCommand):
 def _account(username: str) -> User:
     # Round emails off: the demo games are played out here, and nobody reads example.org.
     user, created = User.objects.get_or_create(
-        username=username, defaults={"email": f"{username}@example.org", "notify_by_email": False}
+        username=username, defaults={"email": f"{username}@example.org"}
     )
     if created:
         user.set_password(DEMO_PASSWORD)
         user.save()
+        notification_preferences_set(user=user, choices={("turn", "email"): False})
     return user
 
 

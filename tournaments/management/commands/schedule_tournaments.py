@@ -7,7 +7,11 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
-from tournaments.services import tournaments_unseal_due, weekly_tournaments_ensure
+from tournaments.services import (
+    tournaments_remind_due,
+    tournaments_unseal_due,
+    weekly_tournaments_ensure,
+)
 
 
 class Command(BaseCommand):
@@ -22,3 +26,5 @@ class Command(BaseCommand):
         self.stdout.write(f"Created {len(made)} tournaments.")
         counted = tournaments_unseal_due()
         self.stdout.write(f"Counted {counted} results of ended tournaments.")
+        reminded = tournaments_remind_due()
+        self.stdout.write(f"Reminded the entrants of {reminded} tournaments.")

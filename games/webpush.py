@@ -1,0 +1,83 @@
+"""Web push, sent by the task worker (``tasks.webpush_send``), never inside a request.
+
+Each payload is encrypted for one device (RFC 8291, aes128gcm) and signed with the site's
+VAPID key (``LIMES_VAPID_*``). A push service that answers 404 or 410 has forgotten the
+subscription: it is deleted. Other failures are logged; a push is not retried (a late
+"your move" is worse than none: the menu and the e-mail carry it).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+
+import requests
+from django.conf import settings
+from django.utils import timezone
+from py_vapid import Vapid
+from pywebpush import WebPushException, webpush
+
+from accounts.models import PushSubscription
+
+logger = logging.getLogger(__name__)
+
+#: Seconds a push service keeps a message for a device that is off (a day).
+TTL = 24 * 60 * 60
+#: Seconds to wait for a push service to answer.
+TIMEOUT = 10
+#: The push service's answers that mean the subscription is gone for good.
+GONE = frozenset({404, 410})
+
+
+def payload(*, title: str, body: str, url: str, tag: str) -> str:
+    """What the service worker's ``push`` handler reads (``templates/installable/sw.js``)."""
+    return json.dumps({"title": title, "body": body, "url": url, "tag": tag})
+
+
+def push_deliver(*, user_id: int, title: str, body: str, url: str, tag: str) -> str:
+    """Push one notification to every device of ``user_id``; returns what happened."""
+    subscriptions = list(PushSubscription.objects.filter(user_id=user_id))
+    if not subscriptions or not settings.LIMES_VAPID_PRIVATE_KEY:
+        return "no device"
+    data = payload(title=title, body=body, url=url, tag=tag)
+    vapid = Vapid.from_string(private_key=settings.LIMES_VAPID_PRIVATE_KEY)
+    sent = gone = failed = 0
+    with requests.Session() as session:
+        for subscription in subscriptions:
+            outcome = _deliver(subscription, data, vapid, session)
+            sent += outcome == "sent"
+            gone += outcome == "gone"
+            failed += outcome == "failed"
+    return f"sent {sent}, removed {gone}, failed {failed}"
+
+
+def _deliver(
+    subscription: PushSubscription, data: str, vapid: Vapid, session: requests.Session
+) -> str:
+    info = {
+        "endpoint": subscription.endpoint,
+        "keys": {"p256dh": subscription.p256dh, "auth": subscription.auth},
+    }
+    try:
+        webpush(
+            info,
+            data=data,
+            vapid_private_key=vapid,
+            # A fresh dict each time: webpush writes the audience and expiry into it.
+            vapid_claims={"sub": settings.LIMES_VAPID_SUBJECT},
+            ttl=TTL,
+            timeout=TIMEOUT,
+            requests_session=session,
+        )
+    except WebPushException as error:
+        status = error.response.status_code if error.response is not None else None
+        if status in GONE:
+            PushSubscription.objects.filter(pk=subscription.pk).delete()
+            return "gone"
+        logger.warning("push to subscription %d failed: %s", subscription.pk, error)
+        return "failed"
+    except requests.RequestException as error:
+        logger.warning("push service of subscription %d unreachable: %s", subscription.pk, error)
+        return "failed"
+    PushSubscription.objects.filter(pk=subscription.pk).update(last_success_at=timezone.now())
+    return "sent"
