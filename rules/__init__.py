@@ -19,6 +19,7 @@ from rules.bot import (
     hint_turn,
 )
 from rules.deck import DEFAULT_DECK_PATH, Deck, load_deck
+from rules.drafting import Ending, PlacementOutcomes, iter_draft_outcomes
 from rules.errors import IllegalMoveError, InvalidInputError, RulesError
 from rules.game import Game, Outcome, Standing, rank
 from rules.landscape import Landscape, Score, WorkerScore
@@ -61,6 +62,7 @@ __all__ = [
     "BotLevel",
     "Card",
     "Deck",
+    "Ending",
     "Game",
     "IllegalMoveError",
     "InvalidInputError",
@@ -70,6 +72,7 @@ __all__ = [
     "PlaceWorker",
     "PlacedCard",
     "Placement",
+    "PlacementOutcomes",
     "Point",
     "Profession",
     "RulesError",
@@ -89,6 +92,7 @@ __all__ = [
     "game_to_record",
     "hindsight_best",
     "hint_turn",
+    "iter_draft_outcomes",
     "load_deck",
     "rank",
     "reference_turn",
