@@ -95,7 +95,7 @@ def run(steps: int, rounds: list[int]) -> None:
         )
         context = browser.new_context(viewport={"width": 1280, "height": 900})
         context.add_cookies(
-            [{"name": settings.SESSION_COOKIE_NAME, "value": store.session_key, "url": base}]
+            [{"name": settings.SESSION_COOKIE_NAME, "value": str(store.session_key), "url": base}]
         )
         page = context.new_page()
         sent: list[str] = []

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 from django.test import Client
@@ -18,10 +19,10 @@ from tests.pages import HTMX
 pytestmark = pytest.mark.django_db
 
 
-def drafting_data(html: str) -> dict[str, object]:
+def drafting_data(html: str) -> dict[str, Any]:
     found = re.search(r'<script type="application/json" id="draft-data">(.*?)</script>', html)
     assert found, "the board carries its drafting data"
-    data: dict[str, object] = json.loads(found.group(1))
+    data: dict[str, Any] = json.loads(found.group(1))
     return data
 
 
@@ -42,7 +43,7 @@ def test_the_board_offers_each_legal_placement_of_the_round_card_only(
     data = drafting_data(html)
     board = next(iter(state.boards.values()))
     legal = board.legal_placements(state.variants)
-    assert sorted(data["placements"]) == sorted(  # type: ignore[arg-type]
+    assert sorted(data["placements"]) == sorted(
         f"{p.card_at[0]},{p.card_at[1]}@{p.rotation}" for p in legal
     )
     # Each turn of the card in reading order (its zones go clockwise from the top left).
@@ -64,14 +65,14 @@ def test_every_outcome_is_the_score_the_server_draws_for_that_draft(
     game = play_rounds(solo_game, 6)
     url = f"/games/{game.pk}/"
     data = drafting_data(client_logged_in.get(url).content.decode())
-    placements: dict[str, dict[str, object]] = data["placements"]  # type: ignore[assignment]
+    placements: dict[str, dict[str, Any]] = data["placements"]
     checked = 0
     for key, placement in list(placements.items())[::5]:
         at, rotation = key.split("@")
-        drafts: list[tuple[dict[str, str], int]] = [({}, placement["keep"][0])]  # type: ignore[index]
-        for zone, total, *_rest in placement["place"][:2]:  # type: ignore[index]
+        drafts: list[tuple[dict[str, str], int]] = [({}, placement["keep"][0])]
+        for zone, total, *_rest in placement["place"][:2]:
             drafts.append(({"place": zone}, total))
-        for source, moves in list(placement["move"].items())[:2]:  # type: ignore[attr-defined]
+        for source, moves in list(placement["move"].items())[:2]:
             for _region, zone, total, *_rest in moves[:2]:
                 if zone is not None:
                     drafts.append(({"from": source, "to": zone}, total))
@@ -92,9 +93,9 @@ def test_the_drafting_data_is_made_once_a_game_version(
     made = []
     real = boardview.drafting_json
 
-    def counting(*args: object) -> str:
+    def counting(*args: Any) -> str:
         made.append(args)
-        return real(*args)  # type: ignore[arg-type]
+        return real(*args)
 
     monkeypatch.setattr(boardview, "drafting_json", counting)
     url = f"/games/{solo_game.pk}/"
