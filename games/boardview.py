@@ -524,8 +524,8 @@ def drafting_json(
             "place": [[_key(zone), *_ending(end)] for zone, end in outcomes.place],
             "move": {
                 _key(source): [
-                    [region, None if zone is None else _key(zone), *_ending(end)]
-                    for region, zone, end in found
+                    [region, None if zones is None else _keys(zones), int(counts), *_ending(end)]
+                    for region, zones, counts, end in found
                 ]
                 for source, found in outcomes.move.items()
             },

@@ -22,6 +22,11 @@ from rules.model import Card, Placement, Point, Variants
 #: The total score after a worker action and the workers whose region another worker
 #: scores (sorted; usually none).
 Ending = tuple[int, tuple[Point, ...]]
+#: A worker's moves to some zones of one region that end alike: the region (numbered as in
+#: ``landscape.regions()``), the zones (``None``: all of the region's), whether the worker
+#: arriving scores the region, and the ending, whose uncounted workers leave out the one
+#: arriving (it is among them when it does not score).
+Move = tuple[int, tuple[Point, ...] | None, bool, Ending]
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,16 +34,15 @@ class PlacementOutcomes:
     """A legal placement, the board after it and the ending of each worker action.
 
     ``keep``: no worker action. ``place``: ``(zone, ending)`` for each zone of the new
-    card a worker may be placed on. ``move``: for each zone with workers, ``(region, zone,
-    ending)`` for its moves: ``zone`` ``None`` for every zone of a region (numbered as in
-    ``landscape.regions()``) that nobody scores yet, else one entry a zone.
+    card a worker may be placed on. ``move``: for each zone with workers, its moves
+    (``Move``): one a region nobody scores yet, at most two a region scored already.
     """
 
     placement: Placement
     board: Board
     keep: Ending
     place: list[tuple[Point, Ending]]
-    move: dict[Point, list[tuple[int, Point | None, Ending]]]
+    move: dict[Point, list[Move]]
 
     @property
     def landscape(self) -> Landscape:
@@ -75,18 +79,27 @@ def _outcomes(placement: Placement, after: Board, variants: Variants) -> Placeme
         for zone in Board._card_points(after.cards[-1]):
             region = region_at(zone)
             place.append((zone, _arrive(region, zone, total, occupied, uncounted, value)))
-    move: dict[Point, list[tuple[int, Point | None, Ending]]] = {}
+    move: dict[Point, list[Move]] = {}
     for source in dict.fromkeys(after.workers):  # stacked workers move alike
         own = region_at(source)
         left_total, rest, left_uncounted = _leave(source, own, total, occupied, value)
-        found: list[tuple[int, Point | None, Ending]] = []
+        found: list[Move] = []
         for region in _target_regions(regions, own, occupied, variants.ferryman):
-            if region not in rest:
-                found.append((region, None, (left_total + value[region], left_uncounted)))
+            there = rest.get(region)
+            if not there:
+                found.append((region, None, True, (left_total + value[region], left_uncounted)))
                 continue
-            for zone in _zones(landscape, regions, region):
-                ending = _arrive(region, zone, left_total, rest, left_uncounted, value)
-                found.append((region, zone, ending))
+            # The region is scored already: by the worker who comes first in order, the
+            # one arriving on a zone before it, else the one there.
+            first = there[0]
+            zones = _zones(landscape, regions, region)
+            before = tuple(zone for zone in zones if zone < first)
+            if before:
+                ending = (left_total, tuple(sorted((*left_uncounted, first))))
+                found.append((region, before, True, ending))
+            after_first = tuple(zone for zone in zones if zone >= first) if before else None
+            if after_first != ():
+                found.append((region, after_first, False, (left_total, left_uncounted)))
         if found:
             move[source] = found
     return PlacementOutcomes(placement, after, (total, uncounted), place, move)

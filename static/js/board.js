@@ -593,13 +593,17 @@ function regionsOf(placement) {
 
 const REGION_CHARS = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ+/";
 
-// A worker's moves, one entry a target zone: [region, zone or null (all its zones), ...ending].
+// A worker's moves, one entry a target zone, from [region, zones (null: all the region's),
+// whether the worker arriving scores, total, workers not scoring but the one arriving].
 function movesOf(placement, source) {
   regionsOf(placement);
   const moves = [];
-  for (const [region, zone, ...ending] of placement.move[source] || []) {
-    const zones = zone === null ? placement.zonesOf.get(REGION_CHARS[region]) : [zone];
-    for (const point of zones) moves.push({ zone: point, ending });
+  for (const [region, zones, counts, total, others] of placement.move[source] || []) {
+    const points = zones === null ? placement.zonesOf.get(REGION_CHARS[region]) : zones.split(" ");
+    for (const point of points) {
+      const uncounted = counts ? others : [others, point].filter(Boolean).join(" ");
+      moves.push({ zone: point, ending: uncounted ? [total, uncounted] : [total] });
+    }
   }
   return moves.sort((a, b) => byPoint(a.zone, b.zone));
 }

@@ -73,9 +73,9 @@ def test_every_outcome_is_the_score_the_server_draws_for_that_draft(
         for zone, total, *_rest in placement["place"][:2]:
             drafts.append(({"place": zone}, total))
         for source, moves in list(placement["move"].items())[:2]:
-            for _region, zone, total, *_rest in moves[:2]:
-                if zone is not None:
-                    drafts.append(({"from": source, "to": zone}, total))
+            for _region, zones, _counts, total, *_rest in moves[:3]:
+                if zones is not None:
+                    drafts.append(({"from": source, "to": zones.split()[-1]}, total))
         for extra, total in drafts:
             params = {"at": at, "rot": rotation, "n": str(game.round), **extra}
             html = client_logged_in.get(url, params, **HTMX).content.decode()

@@ -23,17 +23,17 @@ def test_every_outcome_is_the_score_of_playing_that_turn(
         turns = [(Turn(placement, None), outcomes.keep)]
         turns += [(Turn(placement, PlaceWorker(zone)), end) for zone, end in outcomes.place]
         for source, found in outcomes.move.items():
-            for region, zone, end in found:
-                if zone is None:
-                    members = [
+            for region, zones, counts, (total, others) in found:
+                if zones is None:
+                    zones = tuple(
                         p
                         for p, _z in landscape.iter_zones()
                         if landscape.regions().region_at(p) == region
-                    ]
-                    turns += [(Turn(placement, MoveWorker(source, t)), end) for t in members]
-                else:
+                    )
+                for zone in zones:
                     assert landscape.regions().region_at(zone) == region
-                    turns.append((Turn(placement, MoveWorker(source, zone)), end))
+                    uncounted = others if counts else tuple(sorted((*others, zone)))
+                    turns.append((Turn(placement, MoveWorker(source, zone)), (total, uncounted)))
         for turn, (total, uncounted) in turns:
             score = board.play(card, turn, variants).landscape.score()
             assert total == score.total
@@ -53,7 +53,7 @@ def test_a_second_worker_in_a_scored_region_is_not_counted() -> None:
         for end in [
             placed.keep,
             *(end for _zone, end in placed.place),
-            *(end for found in placed.move.values() for _r, _z, end in found),
+            *(end for found in placed.move.values() for _r, _z, counts, end in found if counts),
         ]
     ]
     assert any(uncounted for _total, uncounted in endings)
