@@ -464,12 +464,20 @@ def round_view(
 DRAFTING_SECONDS = 3600
 
 
+# A point's text, once each: a round's data names tens of thousands of points, of a few
+# hundred (a landscape spans at most 8 zones from its first card either way).
+_POINT_TEXT: dict[Point, str] = {}
+
+
 def _key(point: Point) -> str:
-    return f"{point[0]},{point[1]}"
+    text = _POINT_TEXT.get(point)
+    if text is None:
+        text = _POINT_TEXT[point] = f"{point[0]},{point[1]}"
+    return text
 
 
 def _keys(points: Sequence[Point]) -> str:
-    return " ".join(f"{r},{c}" for r, c in points)
+    return " ".join(map(_key, points))
 
 
 def drafting_json(
@@ -501,23 +509,27 @@ def drafting_json(
                 cells[key] = [[z.terrain, int(z.hut)] for z in cell.zones]
         grid.append(keys)
     descriptions: dict[str, int] = {}
+    described: dict[tuple[int, int], int] = {}  # by terrain code and region size
     placements: dict[str, dict[str, object]] = {}
     for outcomes in rules.iter_draft_outcomes(board, card, variants):
         land = outcomes.landscape
         regions = land.regions()
         value = regions.value
         table = []
-        for region, members in enumerate(regions.cells):
-            terrain = _TERRAIN_ORDER[regions.terrain[region]]
-            text = _describe(language, terrain.profession, len(members))
-            table.append([descriptions.setdefault(text, len(descriptions)), value[region]])
+        for code, members, points in zip(regions.terrain, regions.cells, value, strict=True):
+            kind = (code, len(members))
+            index = described.get(kind)
+            if index is None:
+                text = _describe(language, _TERRAIN_ORDER[code].profession, len(members))
+                index = described[kind] = descriptions.setdefault(text, len(descriptions))
+            table.append([index, points])
         placement = outcomes.placement
         placements[f"{_key(placement.card_at)}@{placement.rotation}"] = {
             "grid": [
                 land.top,
                 land.left,
                 land.width,
-                "".join(_REGION_CHARS[r] for r in regions.region_of),
+                "".join(map(_REGION_CHARS.__getitem__, regions.region_of)),
             ],
             "regions": table,
             "keep": _ending(outcomes.keep),

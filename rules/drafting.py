@@ -80,6 +80,9 @@ def _outcomes(placement: Placement, after: Board, variants: Variants) -> Placeme
             region = region_at(zone)
             place.append((zone, _arrive(region, zone, total, occupied, uncounted, value)))
     move: dict[Point, list[Move]] = {}
+    # A scored region's zones before and after the worker who scores it: the same for
+    # every worker moving there (its own region is never its target).
+    split: dict[int, tuple[tuple[Point, ...], tuple[Point, ...] | None]] = {}
     for source in dict.fromkeys(after.workers):  # stacked workers move alike
         own = region_at(source)
         left_total, rest, left_uncounted = _leave(source, own, total, occupied, value)
@@ -92,12 +95,18 @@ def _outcomes(placement: Placement, after: Board, variants: Variants) -> Placeme
             # The region is scored already: by the worker who comes first in order, the
             # one arriving on a zone before it, else the one there.
             first = there[0]
-            zones = _zones(landscape, regions, region)
-            before = tuple(zone for zone in zones if zone < first)
+            halves = split.get(region)
+            if halves is None:
+                zones = _zones(landscape, regions, region)
+                early = tuple(zone for zone in zones if zone < first)
+                halves = split[region] = (
+                    early,
+                    tuple(zone for zone in zones if zone >= first) if early else None,
+                )
+            before, after_first = halves
             if before:
                 ending = (left_total, tuple(sorted((*left_uncounted, first))))
                 found.append((region, before, True, ending))
-            after_first = tuple(zone for zone in zones if zone >= first) if before else None
             if after_first != ():
                 found.append((region, after_first, False, (left_total, left_uncounted)))
         if found:
