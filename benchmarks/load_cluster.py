@@ -2,7 +2,7 @@
 
     scripts/cluster up                      # with the same PORT, DATABASE_URL and CLUSTER_DIR
     python benchmarks/load_cluster.py --users 20,40,80 [--duration 90] [--spawn-rate 4] \
-        [--kill-app1-at 30 [--restart-after 20]] [--push]
+        [--kill-app1-at 30 [--restart-after 20]] [--push] [--draft-partials]
 
 Run by hand. It signs ``max(users)`` players in (sessions made in the cluster's database,
 so that allauth's limit of sign-ins per address does not throttle one load client), then
@@ -11,6 +11,10 @@ for each user count runs ``benchmarks/locustfile.py`` headless against the proxy
 CPU that the cluster, PostgreSQL, locust and anything else used, and the load average.
 Afterwards it checks every commit against the database: a move the server acknowledged
 must be stored once (none lost, none doubled), and no stored move may lack a commit.
+
+Solo players draft in the page, as the board does since issue #42 (no request between
+commits); ``--draft-partials`` makes them ask for two board partials a round as before,
+for comparison.
 
 ``--kill-app1-at S`` kills app1 (SIGKILL, its whole process group) S seconds into each run,
 and ``--restart-after T`` starts it again T seconds later with ``scripts/cluster up``.
@@ -190,6 +194,7 @@ def run(args: argparse.Namespace, users: int, sessions: Path, out: Path) -> None
         "LIMES_LOAD_SESSIONS": str(sessions),
         "LIMES_LOAD_MOVES": str(moves_file),
         "LIMES_LOAD_PUSH": "1" if args.push else "0",
+        "LIMES_LOAD_PARTIALS": "1" if args.draft_partials else "0",
     }
     command = [
         *(sys.executable, "-m", "locust", "-f", str(ROOT / "benchmarks" / "locustfile.py")),
@@ -223,7 +228,9 @@ def run(args: argparse.Namespace, users: int, sessions: Path, out: Path) -> None
         killer.join(timeout=120)
 
     cluster, database, machine = (b - a for a, b in zip(before, after, strict=True))
-    mode = "push" if args.push else "polling"
+    mode = ("push" if args.push else "polling") + (
+        ", drafts by board partials" if args.draft_partials else ", drafts in the page"
+    )
     print(f"\n### {users} users, {args.duration} s, {mode}" + (" (app1 killed)" if killer else ""))
     if killer is not None:
         print("CPU: not counted (the killed server's processes took theirs with them)")
@@ -280,6 +287,11 @@ def main() -> None:
     )
     parser.add_argument(
         "--push", action="store_true", help="pages listen to their event streams, not polls"
+    )
+    parser.add_argument(
+        "--draft-partials",
+        action="store_true",
+        help="solo players ask for two board partials a round (before issue #42)",
     )
     parser.add_argument("--kill-app1-at", type=float, default=None)
     parser.add_argument("--restart-after", type=float, default=None)

@@ -8,8 +8,10 @@ By hand (after load_cluster.py --prepare-only has written the sessions file):
         --headless -H http://127.0.0.1:8080 -u 40 -r 4 -t 60s
 
 The mix, by weight of simulated users:
-- solo players (5): a new solo game, then each round 2–10 s of thought spread over two
-  board drafts (the htmx partial a turn of the card or a slot redraws) and the commit;
+- solo players (5): a new solo game, then each round 2–10 s of thought and the commit;
+  the board drafts in the page (issue #42: the board carries every outcome of its draft),
+  so no request between commits. With ``LIMES_LOAD_PARTIALS=1`` they draft as before
+  issue #42: two board partials a round (the card turned, then placed), for comparison;
 - multiplayer players (2 + 2), in pairs: an opener opens an invitation-only two-seat
   game, a joiner joins it by its code; each round they think 2–10 s and commit, polling
   every 2 s as the page does, while they think and while they wait for the other;
@@ -68,6 +70,8 @@ from benchmarks.sse_client import EventStream
 ALLOWED_HOST = "http://127.0.0.1"  # loopback only: never load any other address
 POLL_SECONDS = 2.0
 PUSH = os.environ.get("LIMES_LOAD_PUSH") == "1"
+# Draft through the server's board partials, as the page did before it drafted by itself.
+PARTIALS = os.environ.get("LIMES_LOAD_PARTIALS") == "1"
 # With push, a page that heard nothing for this long polls anyway (a stream may be down).
 PUSH_FALLBACK_SECONDS = 30.0
 INVITE = re.compile(r"/join/([A-Z0-9]{8})/")
@@ -230,13 +234,16 @@ class SoloPlayer(SignedIn):
                 return
             fields = landscape.next_turn(page, round_number)
             thought = self.think()
-            # Two redraws on the way to the turn: the card turned, then placed.
-            time.sleep(thought * 0.4)
-            turned = {"rot": fields["rot"]}
-            self.get(f"{url}?{urlencode(turned)}", "board partial", htmx=True)
-            time.sleep(thought * 0.4)
-            self.get(f"{url}?{urlencode(fields)}", "board partial", htmx=True)
-            time.sleep(thought * 0.2)
+            if PARTIALS:
+                # Two redraws on the way to the turn: the card turned, then placed.
+                time.sleep(thought * 0.4)
+                turned = {"rot": fields["rot"]}
+                self.get(f"{url}?{urlencode(turned)}", "board partial", htmx=True)
+                time.sleep(thought * 0.4)
+                self.get(f"{url}?{urlencode(fields)}", "board partial", htmx=True)
+                time.sleep(thought * 0.2)
+            else:
+                time.sleep(thought)  # the draft is drawn in the page: nothing to ask
             page = self.commit(url, round_number, fields) or ""
         if page and FINAL not in page:
             self.environment.events.request.fire(

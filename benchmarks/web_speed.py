@@ -18,6 +18,11 @@ the view, as the browser does (htmx POST to ``/games/<pk>/play/``, which also dr
 next board). A first pass of eight such games warms the caches and counts queries; the
 timed games follow.
 
+Each round's drafting data (``games.boardview.drafting_json``: every outcome of the draft,
+which the board carries so that the browser drafts without asking) is also made once
+more outside the cache: its CPU time and its size, raw and gzipped, get a table of their
+own (issue #42: at most 5 ms median added to a round's board).
+
 ``--redis URL`` keeps the cache and the sessions as production does when ``REDIS_URL`` is
 set (Redis, ``cached_db`` sessions: a signed-in request reads its session from Redis, not
 from the database); without it, the test settings' (an in-process cache, sessions in the
@@ -27,6 +32,7 @@ database).
 from __future__ import annotations
 
 import argparse
+import gzip
 import math
 import os
 import statistics
@@ -179,9 +185,11 @@ def run(games: int, repeat: int, redis: str = "") -> None:
     from django.db import connection
     from django.test import Client, override_settings
     from django.test.utils import CaptureQueriesContext
+    from django.utils import translation
 
     from accounts.models import User
     from games import rebuild, services
+    from games.boardview import drafting_json
 
     # The test settings run background tasks inside the request (ImmediateBackend): a
     # final commit would then include the game's whole analysis. Queue them in the
@@ -207,6 +215,18 @@ def run(games: int, repeat: int, redis: str = "") -> None:
 
     times: dict[str, dict[int, list[float]]] = defaultdict(lambda: defaultdict(list))
     queries: dict[str, dict[int, list[int]]] = defaultdict(lambda: defaultdict(list))
+    sizes: dict[int, list[tuple[int, int]]] = defaultdict(list)
+
+    def drafting(state: rules.Game, round_number: int) -> None:
+        # CPU time, not wall time: it is pure Python, and the machine may be shared.
+        board, card = state.boards[user.username], state.current_card
+        assert card is not None
+        with translation.override("en"):
+            start = time.process_time()
+            data = drafting_json(board, card, state.variants, round_number)
+            times["drafting"][round_number].append(time.process_time() - start)
+        raw = data.encode()
+        sizes[round_number].append((len(raw), len(gzip.compress(raw))))
 
     def get(url: str, params: dict[str, str], *, htmx: bool) -> None:
         response = client.get(url, params, headers={"HX-Request": "true"} if htmx else None)
@@ -244,6 +264,8 @@ def run(games: int, repeat: int, redis: str = "") -> None:
             card = state.current_card
             assert card is not None
             round_number = state.round
+            if not counting:
+                drafting(state, round_number)
             turn = rules.reference_turn(state.boards[user.username], card, state.variants)
             row, col = turn.placement.card_at
             draft = {"at": f"{row},{col}", "rot": "90"}
@@ -283,6 +305,7 @@ def run(games: int, repeat: int, redis: str = "") -> None:
     client.logout()  # its session out of the cache as well
 
     print_table(times, queries, floor, games, repeat)
+    print_drafting(times["drafting"], sizes)
     print(
         f"CPU while timing: this process {own:.1f} s, database server {server:.1f} s, "
         f"anything else {machine - own - server:.1f} s; {wall:.1f} s wall time. Anything "
@@ -394,6 +417,30 @@ def print_table(
         f"Samples: {samples} service commits, {len(pooled('post', range(1, 17)))} POST "
         f"commits, {len(pooled('partial', range(1, 17)))} of each GET."
     )
+
+
+def print_drafting(times: dict[int, list[float]], sizes: dict[int, list[tuple[int, int]]]) -> None:
+    """The drafting data's CPU time and size per round."""
+    print()
+    print(
+        "Drafting data (games.boardview.drafting_json, made outside the cache, English): "
+        "CPU ms median / p95, and KB median / max, raw and gzipped."
+    )
+    print()
+    print("| round | CPU ms | KB raw | KB gzip |")
+    print("|---:|---:|---:|---:|")
+
+    def kb(values: list[int]) -> str:
+        return f"{statistics.median(values) / 1024:5.1f} / {max(values) / 1024:5.1f}"
+
+    rows = [(str(r), [r]) for r in range(1, rules.ROUNDS + 1)]
+    for label, rounds in [*rows, ("**all**", list(range(1, rules.ROUNDS + 1)))]:
+        cpu = [t for r in rounds for t in times[r]]
+        measured = [size for r in rounds for size in sizes[r]]
+        print(
+            f"| {label} | {ms(cpu)} | {kb([m[0] for m in measured])} "
+            f"| {kb([m[1] for m in measured])} |"
+        )
 
 
 def main() -> None:

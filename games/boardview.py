@@ -10,11 +10,14 @@ draws the landscape, the score table and the cards from these values).
 from __future__ import annotations
 
 import datetime
+import json
+import string
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from urllib.parse import urlencode
 
+from django.core.cache import cache
 from django.http import QueryDict
 from django.utils.translation import get_language, gettext_lazy, ngettext
 from django.utils.translation import gettext as _
@@ -305,22 +308,9 @@ def _zone_action(language: str | None, role: str, terrain: str) -> str:
 
 def _worker_row(landscape: rules.Landscape, worker: rules.WorkerScore) -> WorkerRow:
     region = landscape.region_zones(worker.zone)
-    size = len(region)
-    if worker.profession == rules.Profession.FARMER:
-        text = ngettext("farmer on a field of %(n)d zone", "farmer on a field of %(n)d zones", size)
-    elif worker.profession == rules.Profession.FISHERMAN:
-        text = ngettext(
-            "fisherman on a lake of %(n)d zone", "fisherman on a lake of %(n)d zones", size
-        )
-    elif worker.profession == rules.Profession.WOODCUTTER:
-        text = ngettext(
-            "woodcutter in a forest of %(n)d zone", "woodcutter in a forest of %(n)d zones", size
-        )
-    else:
-        text = _("watchman on a tower")
     return WorkerRow(
         worker.zone,
-        text % {"n": size},
+        _describe(get_language(), worker.profession, len(region)),
         worker.points,
         worker.counted,
         " ".join(f"{r},{c}" for r, c in sorted(region)),
@@ -353,6 +343,25 @@ class RoundView:
     phase: str  # "position", "worker"
     supply: int
     announcement: str = ""  # the draft so far, for the live region
+    # What the page needs to draft without asking (``drafting_json``), made when first
+    # drawn; the game page keeps it per game version and seat (``cache_key``).
+    board_before: rules.Board | None = None
+    variants: rules.Variants = rules.Variants()
+    cache_key: str = ""
+
+    @property
+    def drafting(self) -> str:
+        """Every outcome of this round's draft as compact JSON (see ``drafting_json``)."""
+        if self.board_before is None:
+            return ""
+        if not self.cache_key:
+            return drafting_json(self.board_before, self.card, self.variants, self.draft.round)
+        key = f"{self.cache_key}:{get_language()}"
+        cached = cache.get(key)
+        if cached is None:
+            cached = drafting_json(self.board_before, self.card, self.variants, self.draft.round)
+            cache.set(key, cached, DRAFTING_SECONDS)
+        return str(cached)
 
 
 def _announce(view: BoardView, draft: Draft) -> str:
@@ -389,7 +398,16 @@ def round_view(
     if draft.card_at is None:
         view = landscape_view(board, slots=slots, draft=draft)
         return RoundView(
-            view, card, draft, error, False, "position", board.supply, _announce(view, draft)
+            view,
+            card,
+            draft,
+            error,
+            False,
+            "position",
+            board.supply,
+            _announce(view, draft),
+            board,
+            variants,
         )
 
     placed = board.place(card, rules.Placement(draft.card_at, draft.rotation), variants)
@@ -420,7 +438,198 @@ def round_view(
             links[draft.move_to] = (draft.params(**clear), "selected")
     # Other legal positions stay visible so the player can change their mind.
     view = landscape_view(shown, slots=slots, draft=draft, draft_at=draft.card_at, zone_links=links)
-    return RoundView(view, card, draft, error, True, "worker", shown.supply, _announce(view, draft))
+    return RoundView(
+        view,
+        card,
+        draft,
+        error,
+        True,
+        "worker",
+        shown.supply,
+        _announce(view, draft),
+        board,
+        variants,
+    )
+
+
+# -- drafting in the browser --------------------------------------------------------------
+
+#: How long a round's outcomes stay cached: a round is rarely longer.
+DRAFTING_SECONDS = 3600
+
+
+# A point's text, once each: a round's data names tens of thousands of points, of a few
+# hundred (a landscape spans at most 8 zones from its first card either way).
+_POINT_TEXT: dict[Point, str] = {}
+
+
+def _key(point: Point) -> str:
+    text = _POINT_TEXT.get(point)
+    if text is None:
+        text = _POINT_TEXT[point] = f"{point[0]},{point[1]}"
+    return text
+
+
+def _keys(points: Sequence[Point]) -> str:
+    return " ".join(map(_key, points))
+
+
+def drafting_json(
+    board: rules.Board, card: rules.Card, variants: rules.Variants, number: int | None
+) -> str:
+    """What a page needs to draft a round without asking the server (docs/formats.md,
+    "Drafting data"): the board before the card, the card in each turn, and for every
+    legal placement each legal worker action with the exact score after it.
+
+    The outcomes come from ``rules.iter_draft_outcomes``; the page only looks them up.
+    Holds the round's card and nothing of the cards to come.
+    """
+    language = get_language()
+    slots = board.legal_positions(variants)
+    view = landscape_view(board, slots=slots, draft=Draft(round=number))
+    grid: list[list[str | None]] = []
+    cells: dict[str, list[list[object]]] = {}
+    where: dict[str, str] = {}
+    for row in view.rows:
+        keys: list[str | None] = []
+        for cell in row:
+            if cell.kind == "void":
+                keys.append(None)
+                continue
+            key = _key(cell.card_at)
+            keys.append(key)
+            where[key] = cell.position
+            if cell.kind != "slot":
+                cells[key] = [[z.terrain, int(z.hut)] for z in cell.zones]
+        grid.append(keys)
+    descriptions: dict[str, int] = {}
+    described: dict[tuple[int, int], int] = {}  # by terrain code and region size
+    placements: dict[str, dict[str, object]] = {}
+    for outcomes in rules.iter_draft_outcomes(board, card, variants):
+        land = outcomes.landscape
+        regions = land.regions()
+        value = regions.value
+        table = []
+        for code, members, points in zip(regions.terrain, regions.cells, value, strict=True):
+            kind = (code, len(members))
+            index = described.get(kind)
+            if index is None:
+                text = _describe(language, _TERRAIN_ORDER[code].profession, len(members))
+                index = described[kind] = descriptions.setdefault(text, len(descriptions))
+            table.append([index, points])
+        placement = outcomes.placement
+        placements[f"{_key(placement.card_at)}@{placement.rotation}"] = {
+            "grid": [
+                land.top,
+                land.left,
+                land.width,
+                "".join(map(_REGION_CHARS.__getitem__, regions.region_of)),
+            ],
+            "regions": table,
+            "keep": _ending(outcomes.keep),
+            "place": [[_key(zone), *_ending(end)] for zone, end in outcomes.place],
+            "move": {
+                _key(source): [
+                    [region, None if zones is None else _keys(zones), int(counts), *_ending(end)]
+                    for region, zones, counts, end in found
+                ]
+                for source, found in outcomes.move.items()
+            },
+        }
+    data = {
+        "n": number,
+        "supply": board.supply,
+        "columns": view.columns,
+        "grid": grid,
+        "cells": cells,
+        "where": where,
+        "workers": [_key(p) for p in board.workers],
+        # The score before the card is placed: [total, [zone, words, points, counted, region]].
+        "score": [
+            view.score.total,
+            [
+                [_key(w.zone), w.description, w.points, int(w.counted), w.region]
+                for w in view.workers
+            ],
+        ],
+        "card": {
+            str(rotation): [[z.terrain, int(z.hut)] for z in card_zones(card, rotation)]
+            for rotation in rules.ROTATIONS
+        },
+        "descriptions": list(descriptions),
+        "placements": placements,
+    }
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+
+
+_TERRAIN_ORDER = tuple(rules.Terrain)  # as the rules' terrain codes number them
+# A region's number as one character of a placement's region map; "." where no card lies.
+_REGION_CHARS = {-1: ".", **dict(enumerate(string.digits + string.ascii_letters + "+/"))}
+
+
+def _ending(ending: rules.Ending) -> list[object]:
+    total, uncounted = ending
+    return [total, _keys(uncounted)] if uncounted else [total]
+
+
+def _terrain_at(land: rules.Landscape, point: Point) -> rules.Terrain:
+    zone = land.zone_at(point)
+    assert zone is not None
+    return zone.terrain
+
+
+@lru_cache(maxsize=256)
+def _describe(language: str | None, profession: rules.Profession, size: int) -> str:
+    if profession == rules.Profession.FARMER:
+        text = ngettext("farmer on a field of %(n)d zone", "farmer on a field of %(n)d zones", size)
+    elif profession == rules.Profession.FISHERMAN:
+        text = ngettext(
+            "fisherman on a lake of %(n)d zone", "fisherman on a lake of %(n)d zones", size
+        )
+    elif profession == rules.Profession.WOODCUTTER:
+        text = ngettext(
+            "woodcutter in a forest of %(n)d zone", "woodcutter in a forest of %(n)d zones", size
+        )
+    else:
+        text = _("watchman on a tower")
+    return text % {"n": size}
+
+
+@lru_cache(maxsize=16)
+def drafting_words(language: str | None) -> str:
+    """The words the page's drafting uses, translated (JSON, once a language)."""
+    terrains = [t.value for t in rules.Terrain]
+    words = {
+        "terrain": {t.value: str(TERRAIN_NAMES[t]) for t in rules.Terrain},
+        "labels": {
+            f"{t.value}{int(hut)}{workers}": _zone_label_in(language, t, hut, workers)
+            for t in rules.Terrain
+            for hut in (False, True)
+            for workers in range(rules.WORKERS_PER_PLAYER + 1)
+        },
+        "actions": {
+            f"{role}:{terrain}": _zone_action(language, role, terrain)
+            for role in ZONE_ACTIONS
+            for terrain in terrains
+        },
+        "slot": _("Place the card here: %(where)s"),
+        "new_card": _("The new card, %(where)s:"),
+        "old_card": _("Card, %(where)s:"),
+        "caption": _("Score: %(total)s"),
+        "not_counted": _("another worker scores this region"),
+        "no_workers": _("No workers yet."),
+        "turned": _("Card turned by %(degrees)d degrees."),
+        "choose_slot": _("Choose a slot for the card."),
+        "placed": _("Card placed: %(position)s."),
+        "worker_goes": _("A worker goes on this %(terrain)s."),
+        "worker_moves": _("The worker moves to this %(terrain)s."),
+        "choose_target": _("Choose where the worker moves to."),
+        "supply": [
+            ngettext("%(n)s worker in your supply", "%(n)s workers in your supply", n) % {"n": n}
+            for n in range(rules.WORKERS_PER_PLAYER + 1)
+        ],
+    }
+    return json.dumps(words, separators=(",", ":"), ensure_ascii=False)
 
 
 def card_zones(card: rules.Card, rotation: int = 0) -> list[ZoneView]:
@@ -496,6 +705,8 @@ def game_page(
         draft = Draft(round=state.round)
         error = error or _("That choice could not be read; start the round again.")
     view = round_view(state.boards[player], card, state.variants, draft)
+    # The outcomes depend on the game's state alone: one for each version and seat.
+    view.cache_key = f"drafting:{game.pk}:{game.version}:{seat.pk}:{state.round}"
     context.update(round=view, card=card, error=error or view.error)
     context["hint_allowed"] = hint_refusal(game, seats, seat) is None
     return context

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from rules.board import Board, PlacedCard
 from rules.deck import DEFAULT_DECK_PATH, Deck, load_deck
+from rules.drafting import Ending, PlacementOutcomes, iter_draft_outcomes
 from rules.errors import IllegalMoveError, InvalidInputError, RulesError
 from rules.game import Game, Outcome, Standing, rank
 from rules.landscape import Landscape, Score, WorkerScore
@@ -55,6 +56,7 @@ __all__ = [
     "Board",
     "Card",
     "Deck",
+    "Ending",
     "Game",
     "IllegalMoveError",
     "InvalidInputError",
@@ -64,6 +66,7 @@ __all__ = [
     "PlaceWorker",
     "PlacedCard",
     "Placement",
+    "PlacementOutcomes",
     "Point",
     "Profession",
     "RulesError",
@@ -78,6 +81,7 @@ __all__ = [
     "Zone",
     "game_from_record",
     "game_to_record",
+    "iter_draft_outcomes",
     "load_deck",
     "rank",
     "reference_turn",

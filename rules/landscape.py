@@ -435,16 +435,24 @@ class Regions:
     def value(self) -> list[int]:
         # Move generation needs only the regions, so the points wait until asked for.
         if self._value is None:
+            # A lake scores the huts next to it: found from the few huts, not every shore.
+            region_of, terrain = self.region_of, self.terrain
+            shores: dict[int, set[int]] = {}
+            for j, hut in enumerate(self._hut):
+                if hut:
+                    for i in self.adjacent[j]:
+                        region = region_of[i]
+                        if region >= 0 and terrain[region] == WATER:
+                            shores.setdefault(region, set()).add(j)
             value = []
-            for region, kind in enumerate(self.terrain):
+            for region, kind in enumerate(terrain):
                 members = self.cells[region]
                 if kind == FIELD:
                     value.append(len(members))
                 elif kind == FOREST:
                     value.append(len(self.neighbours[region]))
                 elif kind == WATER:
-                    adjacent, hut = self.adjacent, self._hut
-                    value.append(len({j for i in members for j in adjacent[i] if hut[j]}))
+                    value.append(len(shores.get(region, ())))
                 else:
                     value.append(_forests_in_sight(members[0], self.height, self.width, self._grid))
             self._value = value

@@ -14,7 +14,7 @@ from django.utils.translation import get_language
 
 import rules
 from games.boardhtml import card_html, landscape_html, score_html
-from games.boardview import BoardView
+from games.boardview import BoardView, RoundView, drafting_words
 
 register = template.Library()
 
@@ -39,6 +39,25 @@ def score_table(view: BoardView) -> SafeString:
 def drawn_card(card: rules.Card, rotation: int = 0) -> SafeString:
     """A card's four zones turned by ``rotation``: ``{% drawn_card card rotation %}``."""
     return card_html(card, rotation)
+
+
+@register.simple_tag
+def drafting_data(view: RoundView) -> SafeString:
+    """The round's outcomes and the words to draw them, for static/js/board.js, as JSON
+    that runs nothing (a Content-Security-Policy allows it): ``{% drafting_data round %}``."""
+    data = view.drafting
+    if not data:
+        return mark_safe("")
+    words = drafting_words(get_language())
+    # Safe: JSON with <, > and & escaped cannot close the element (as json_script does).
+    return mark_safe(
+        f'<script type="application/json" id="draft-data">{data.translate(_JSON_ESCAPES)}'
+        f'</script>\n<script type="application/json" id="draft-words">'
+        f"{words.translate(_JSON_ESCAPES)}</script>"
+    )
+
+
+_JSON_ESCAPES = {ord(">"): "\\u003E", ord("<"): "\\u003C", ord("&"): "\\u0026"}
 
 
 @register.simple_tag

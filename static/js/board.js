@@ -445,3 +445,364 @@ document.addEventListener("htmx:load", (event) => {
     catchUp();
   }
 });
+
+// Instant drafting. With each round's board the server sends every outcome of its draft
+// (games.boardview.drafting_json: each placement of the card, each worker action after
+// it, the score after that) and the words to draw them (#draft-data, #draft-words). A
+// slot, a turn of the card or a worker zone is then drawn here at once, with no request:
+// the same markup the server draws for that draft (games/boardhtml.py), the address kept
+// with replaceState as an htmx link would. Nothing is worked out here: every legal choice
+// and every score is looked up. Commit still posts the draft, and the server's next board
+// replaces this one. Without the data (or without JavaScript) the links ask the server.
+const ZONE_ORDER = [[0, 0], [0, 1], [1, 0], [1, 1]];
+const drafting = { board: null, data: null, words: null, draft: null, base: "" };
+
+function draftingOf(board) {
+  if (drafting.board === board) return drafting.data ? drafting : null;
+  drafting.board = board;
+  drafting.data = null;
+  const dataElement = board.querySelector("#draft-data");
+  const wordsElement = board.querySelector("#draft-words");
+  const form = board.querySelector("form.commit-form");
+  const turn = board.querySelector('[data-key="rotate"]');
+  if (!dataElement || !wordsElement || !form || !turn) return null;
+  try {
+    drafting.data = JSON.parse(dataElement.textContent);
+    drafting.words = JSON.parse(wordsElement.textContent);
+  } catch {
+    drafting.data = null;
+    return null;
+  }
+  const field = (name) => {
+    const input = form.querySelector(`input[name="${name}"]`);
+    return input ? input.value : null;
+  };
+  drafting.draft = {
+    rot: Number(field("rot") || 0),
+    at: field("at"),
+    place: field("place"),
+    from: field("from"),
+    to: field("to"),
+  };
+  // A move chosen halfway (its source only) is in the address, not in the form.
+  const params = new URLSearchParams(location.search);
+  if (drafting.draft.at && !drafting.draft.to && params.get("from") && !params.get("to")) {
+    const source = params.get("from");
+    const placement = drafting.data.placements[`${drafting.draft.at}@${drafting.draft.rot}`];
+    if (placement && placement.move[source]) drafting.draft.from = source;
+  }
+  drafting.base = new URL(turn.getAttribute("href"), location.href).pathname;
+  return drafting;
+}
+
+// Draft.params: the query string of a draft, in the server's order and spelling.
+function draftParams(draft, n) {
+  const parts = [];
+  const point = (key, value) => { if (value) parts.push(`${key}=${value.replace(",", "%2C")}`); };
+  if (draft.rot) parts.push(`rot=${draft.rot}`);
+  point("at", draft.at);
+  point("place", draft.place);
+  point("from", draft.from);
+  point("to", draft.to);
+  if (n !== null && n !== undefined) parts.push(`n=${n}`);
+  return parts.join("&");
+}
+
+function fill(template, values) {
+  return template.replace(/%\((\w+)\)[sd]/g, (_match, name) => String(values[name]));
+}
+
+function escapeHtml(text) {
+  return String(text).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#x27;" })[c]);
+}
+
+function byPoint(a, b) {
+  const [ar, ac] = a.split(",").map(Number);
+  const [br, bc] = b.split(",").map(Number);
+  return ar - br || ac - bc;
+}
+
+function zoneLabel(words, terrain, hut, workers) {
+  return words.labels[`${terrain}${hut ? 1 : 0}${Math.min(workers, 7)}`];
+}
+
+function zoneSvg(terrain, hut, workers, label) {
+  let svg = `<svg class="zone-art" viewBox="0 0 50 50" role="img" aria-label="${escapeHtml(label || terrain)}"><use href="#t-${terrain}"/>`;
+  if (hut) svg += '<use href="#hut"/>';
+  if (workers) {
+    svg += '<use href="#worker"/>';
+    if (workers > 1) svg += `<text x="24" y="20" class="worker-count">×${workers}</text>`;
+  }
+  return `${svg}</svg>`;
+}
+
+// What a draft shows: the placement's outcomes, the workers after the action, the
+// clickable zones and the score, all looked up in the data.
+function draftOutcome(state) {
+  const { data, draft } = state;
+  const placement = draft.at ? data.placements[`${draft.at}@${draft.rot}`] : null;
+  if (!placement) return { placement: null, workers: data.workers.slice(), links: new Map(), ending: null };
+  const workers = data.workers.slice();
+  let ending = placement.keep;
+  let targets = null;
+  if (draft.place) {
+    const found = placement.place.find((item) => item[0] === draft.place);
+    ending = found.slice(1);
+    workers.push(draft.place);
+  } else if (draft.from && draft.to) {
+    const found = movesOf(placement, draft.from).find((item) => item.zone === draft.to);
+    ending = found.ending;
+    workers.splice(workers.indexOf(draft.from), 1);
+    workers.push(draft.to);
+  } else if (draft.from) {
+    targets = movesOf(placement, draft.from);
+  }
+  workers.sort(byPoint);
+  // round_view's zone links: choosing a target, or the place, source and selected zones.
+  const links = new Map();
+  const clear = { rot: draft.rot, at: draft.at, place: null, from: null, to: null };
+  if (targets) {
+    for (const target of targets) links.set(target.zone, [{ ...draft, to: target.zone }, "target"]);
+    links.set(draft.from, [clear, "selected"]);
+  } else {
+    for (const item of placement.place) links.set(item[0], [{ ...clear, place: item[0] }, "place"]);
+    for (const source of Object.keys(placement.move).sort(byPoint)) {
+      links.set(source, [{ ...clear, from: source }, "source"]);
+    }
+    if (draft.place) links.set(draft.place, [clear, "selected"]);
+    if (draft.to) links.set(draft.to, [clear, "selected"]);
+  }
+  return { placement, workers, links, ending };
+}
+
+// A placement's region map: the region of each zone, and each region's zones.
+function regionsOf(placement) {
+  if (placement.zonesOf) return placement;
+  const [top, left, width, map] = placement.grid;
+  placement.regionAt = new Map();
+  placement.zonesOf = new Map();
+  for (let i = 0; i < map.length; i += 1) {
+    if (map[i] === ".") continue;
+    const point = `${top + Math.floor(i / width)},${left + (i % width)}`;
+    placement.regionAt.set(point, map[i]);
+    if (!placement.zonesOf.has(map[i])) placement.zonesOf.set(map[i], []);
+    placement.zonesOf.get(map[i]).push(point);
+  }
+  return placement;
+}
+
+const REGION_CHARS = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ+/";
+
+// A worker's moves, one entry a target zone, from [region, zones (null: all the region's),
+// whether the worker arriving scores, total, workers not scoring but the one arriving].
+function movesOf(placement, source) {
+  regionsOf(placement);
+  const moves = [];
+  for (const [region, zones, counts, total, others] of placement.move[source] || []) {
+    const points = zones === null ? placement.zonesOf.get(REGION_CHARS[region]) : zones.split(" ");
+    for (const point of points) {
+      const uncounted = counts ? others : [others, point].filter(Boolean).join(" ");
+      moves.push({ zone: point, ending: uncounted ? [total, uncounted] : [total] });
+    }
+  }
+  return moves.sort((a, b) => byPoint(a.zone, b.zone));
+}
+
+function drawDraft(state) {
+  const { board, data, words, draft, base } = state;
+  const outcome = draftOutcome(state);
+  const counts = new Map();
+  for (const point of outcome.workers) counts.set(point, (counts.get(point) || 0) + 1);
+  const link = (params) => `${base}?${draftParams(params, data.n)}`;
+  const zoneHtml = (point, terrain, hut) => {
+    const workers = counts.get(point) || 0;
+    const label = zoneLabel(words, terrain, hut, workers);
+    const found = outcome.links.get(point);
+    if (!found) return `<span class="zone" data-zone="${point}" title="${escapeHtml(label)}">${zoneSvg(terrain, hut, workers, label)}</span>`;
+    const [params, role] = found;
+    const href = escapeHtml(link(params));
+    const action = escapeHtml(words.actions[`${role}:${terrain}`]);
+    return `<a class="zone zone--${role}" href="${href}" hx-get="${href}"\n   data-zone="${point}" data-role="${role}" aria-label="${action} (${escapeHtml(label)})" title="${action}">${zoneSvg(terrain, hut, workers, label)}</a>`;
+  };
+  const cardHtml = (key, zones, css, text) => {
+    const [r, c] = key.split(",").map(Number);
+    const inner = zones.map(([terrain, hut], i) => zoneHtml(`${2 * r + ZONE_ORDER[i][0]},${2 * c + ZONE_ORDER[i][1]}`, terrain, hut));
+    return `<div class="${css}" role="gridcell" data-card-at="${key}">\n<span class="visually-hidden">${escapeHtml(fill(text, { where: data.where[key] }))}</span>\n${inner.join("\n")}\n</div>`;
+  };
+  let number = 0;
+  const rows = data.grid.map((row) => {
+    const cells = row.map((key) => {
+      if (key === null) return '<div class="void" role="gridcell"></div>';
+      if (key === draft.at) return cardHtml(key, data.card[draft.rot], "card card--draft", words.new_card);
+      if (data.cells[key]) return cardHtml(key, data.cells[key], "card ", words.old_card);
+      number += 1;
+      const href = escapeHtml(link({ rot: draft.rot, at: key }));
+      const shortcut = number < 10 ? ` aria-keyshortcuts="${number}"` : "";
+      const label = escapeHtml(fill(words.slot, { where: data.where[key] }));
+      return `<div class="slot-cell" role="gridcell"><a class="slot" href="${href}" hx-get="${href}" data-slot="${key}"${shortcut} aria-label="${label}"><span aria-hidden="true">+</span><kbd class="slot-key" aria-hidden="true">${number}</kbd></a></div>`;
+    });
+    return `<div class="landscape-row" role="row">\n${cells.join("\n")}\n</div>`;
+  });
+  const landscape = board.querySelector(".landscape-wrap--play .landscape");
+  if (landscape) landscape.innerHTML = `\n${rows.join("\n")}\n`;
+  drawScore(state, outcome);
+  // The hand: the card turned, the turn buttons' links, the commit form's fields.
+  const hand = board.querySelector(".card--hand");
+  if (hand) {
+    hand.innerHTML = data.card[draft.rot]
+      .map(([terrain, hut]) => `<span class="zone">${zoneSvg(terrain, hut, 0, zoneLabel(words, terrain, hut, 0))}</span>`)
+      .join("");
+  }
+  for (const [key, degrees] of [["rotate", 90], ["rotate-left", 270]]) {
+    const button = board.querySelector(`[data-key="${key}"]`);
+    if (!button) continue;
+    const href = link({ rot: (draft.rot + degrees) % 360, at: draft.at });
+    button.setAttribute("href", href);
+    button.setAttribute("hx-get", href);
+  }
+  const form = board.querySelector("form.commit-form");
+  for (const input of form.querySelectorAll('input[name="rot"], input[name="at"], input[name="place"], input[name="from"], input[name="to"]')) input.remove();
+  const fields = [["rot", String(draft.rot)]];
+  if (draft.at) fields.push(["at", draft.at]);
+  if (draft.place) fields.push(["place", draft.place]);
+  if (draft.from && draft.to) fields.push(["from", draft.from], ["to", draft.to]);
+  const commit = form.querySelector('[data-key="commit"]');
+  for (const [name, value] of fields) {
+    const input = document.createElement("input");
+    input.type = "hidden";
+    input.name = name;
+    input.value = value;
+    form.insertBefore(input, commit);
+  }
+  if (commit) {
+    commit.disabled = !draft.at;
+    const label = draft.place ? commit.dataset.labelPlace : draft.to ? commit.dataset.labelMove : commit.dataset.labelKeep;
+    if (label) commit.textContent = label;
+  }
+  // What to do next, the supply, the announcement; a refusal shown before is over.
+  const hint = board.querySelector("p.hint[data-hint-position]");
+  if (hint) {
+    hint.textContent = !draft.at ? hint.dataset.hintPosition : draft.from && !draft.to ? hint.dataset.hintTarget : hint.dataset.hintWorker;
+  }
+  const supply = board.querySelector(".round-head .supply");
+  if (supply && !supply.querySelector(".tag")) supply.textContent = words.supply[data.supply - (draft.place ? 1 : 0)];
+  for (const error of board.querySelectorAll(":scope > p.error")) error.remove();
+  const announcement = board.querySelector("[data-announce]");
+  if (announcement) {
+    const text = draftAnnouncement(state);
+    announcement.querySelector("[data-committed]")?.remove();
+    const part = announcement.querySelector("[data-draft-announce]");
+    if (part) part.textContent = text;
+    else announcement.textContent = text;
+  }
+}
+
+function drawScore(state, outcome) {
+  const { board, data, words } = state;
+  let total;
+  let rows;
+  if (!outcome.placement) {
+    [total, rows] = data.score;
+  } else {
+    const placement = regionsOf(outcome.placement);
+    const [ending, uncountedText] = outcome.ending;
+    total = ending;
+    const uncounted = uncountedText ? uncountedText.split(" ") : [];
+    rows = outcome.workers.map((point) => {
+      const region = placement.regionAt.get(point);
+      const [description, value] = placement.regions[REGION_CHARS.indexOf(region)];
+      const index = uncounted.indexOf(point);
+      if (index >= 0) uncounted.splice(index, 1);
+      const counted = index < 0;
+      return [point, data.descriptions[description], counted ? value : 0, counted ? 1 : 0, placement.zonesOf.get(region).join(" ")];
+    });
+  }
+  const table = board.querySelector(".preview [data-score-table]");
+  if (!table) return;
+  const body = rows.map(([point, description, points, counted, region]) => {
+    const note = counted ? "" : ` <small>(${escapeHtml(words.not_counted)})</small>`;
+    return `<tr class="${counted ? "" : "not-counted"}" tabindex="0" data-region="${region}" data-worker-zone="${point}" data-testid="worker-row">\n<td>${escapeHtml(description)}</td>\n<td>${points}${note}</td>\n</tr>`;
+  });
+  table.querySelector("caption").textContent = fill(words.caption, { total });
+  table.querySelector("tbody").innerHTML = `\n${body.join("\n") || `<tr><td colspan="2">${escapeHtml(words.no_workers)}</td></tr>`}\n`;
+  table.querySelector('[data-testid="score-total"]').textContent = String(total);
+}
+
+// boardview._announce: the draft so far, for the live region.
+function draftAnnouncement(state) {
+  const { data, words, draft } = state;
+  const parts = [];
+  if (draft.rot) parts.push(fill(words.turned, { degrees: draft.rot }));
+  if (!draft.at) {
+    parts.push(words.choose_slot);
+    return parts.join(" ");
+  }
+  parts.push(fill(words.placed, { position: data.where[draft.at] }));
+  const terrainAt = (point) => {
+    const [r, c] = point.split(",").map(Number);
+    const key = `${Math.floor(r / 2)},${Math.floor(c / 2)}`;
+    const index = ZONE_ORDER.findIndex(([dr, dc]) => dr === ((r % 2) + 2) % 2 && dc === ((c % 2) + 2) % 2);
+    const zones = key === draft.at ? data.card[draft.rot] : data.cells[key];
+    return words.terrain[zones[index][0]];
+  };
+  if (draft.place) parts.push(fill(words.worker_goes, { terrain: terrainAt(draft.place) }));
+  else if (draft.to) parts.push(fill(words.worker_moves, { terrain: terrainAt(draft.to) }));
+  else if (draft.from) parts.push(words.choose_target);
+  return parts.join(" ");
+}
+
+// A click on a draft link (a slot, a turn button, a worker zone) is drawn here, before
+// htmx would send it: the capture phase on the document comes first.
+document.addEventListener(
+  "click",
+  (event) => {
+    if (event.button !== 0 || event.ctrlKey || event.metaKey || event.shiftKey || event.altKey) return;
+    if (!(event.target instanceof Element)) return;
+    const element = event.target.closest("#board a.slot, #board a.zone, #board a[data-key=rotate], #board a[data-key=rotate-left]");
+    if (!element) return;
+    const board = element.closest("#board");
+    const state = draftingOf(board);
+    if (!state) return;
+    const next = draftFromLink(state, element.getAttribute("href"));
+    if (!next) return;
+    event.preventDefault();
+    event.stopPropagation();
+    const started = performance.now();
+    focusedKey = keyOf(document.activeElement === document.body ? element : document.activeElement);
+    state.draft = next;
+    drawDraft(state);
+    history.replaceState(history.state, "", `${state.base}?${draftParams(next, state.data.n)}`);
+    restore();
+    // On a phone the card bar covers the bottom of the screen: keep the new card in sight.
+    board.querySelector(".card--draft")?.scrollIntoView({ block: "nearest" });
+    const board2 = document.getElementById("board");
+    if (board2) board2.dataset.drawnIn = String(performance.now() - started);
+    document.dispatchEvent(new CustomEvent("limes:drafted", { detail: { started } }));
+  },
+  true,
+);
+
+// The draft a link leads to, if the data holds it (else the server is asked, as before).
+function draftFromLink(state, href) {
+  if (!href) return null;
+  const url = new URL(href, location.href);
+  const params = url.searchParams;
+  const draft = {
+    rot: Number(params.get("rot") || 0),
+    at: params.get("at"),
+    place: params.get("place"),
+    from: params.get("from"),
+    to: params.get("to"),
+  };
+  if (![0, 90, 180, 270].includes(draft.rot)) return null;
+  if (!draft.at) return draft;
+  const placement = state.data.placements[`${draft.at}@${draft.rot}`];
+  if (!placement) return null;
+  if (draft.place && !placement.place.some((item) => item[0] === draft.place)) return null;
+  if (draft.from) {
+    const moves = movesOf(placement, draft.from);
+    if (!moves.length) return null;
+    if (draft.to && !moves.some((move) => move.zone === draft.to)) return null;
+  }
+  return draft;
+}
