@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 from games.models import Game
 from social import services
 from tests.browser.pages import settle, sign_in
-from tests.factories import UserFactory
+from tests.factories import FinishedSoloFactory, UserFactory, started_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -132,3 +132,22 @@ def test_a_live_challenge_goes_from_sending_to_the_first_card_on_both_screens(
     finally:
         for context in contexts:
             context.close()
+
+
+def test_the_friends_page_names_each_game_with_its_players_on_one_line(
+    page: Any, live_server: Any
+) -> None:
+    base = live_server.url
+    ana, ben, cy = (UserFactory(username=name) for name in ("ana", "ben", "cy"))
+    for other in (ben, cy):
+        services.friend_request_send(user=ana, other=other)
+        services.friend_request_accept(user=other, other=ana)
+    finished = FinishedSoloFactory(game__created_by=ben).game
+    playing = started_game([ben, cy])
+    sign_in(page, base, "ana")
+    page.goto(f"{base}/friends/")
+    # "Solo game #7: ben", not "Solo game #7 : ben" nor the names on a line of their own.
+    recent = page.locator("[data-testid=recent-game]").first.inner_text()
+    assert recent.startswith(f"Solo game #{finished.pk}: ben"), recent
+    now = page.locator("[data-testid=playing-now]").first.inner_text()
+    assert now == f"Multiplayer game #{playing.pk}: ben, cy", now
