@@ -138,3 +138,16 @@ def test_a_finished_game_s_duplicate_scores_are_a_table_with_its_columns_apart(
     )
     assert cells and all(padding >= 4 for padding, _align, _num in cells), cells
     assert all(align == "right" for _padding, align, num in cells if num), cells
+
+
+def test_the_lobby_s_computer_level_label_keeps_clear_of_the_field_above(
+    page: Any, live_server: Any
+) -> None:
+    UserFactory(username="ana")
+    sign_in(page, live_server.url, "ana")
+    page.goto(live_server.url + reverse("games:lobby"))
+    bots = page.locator("select[name=bots]").bounding_box()
+    level = page.locator("label[for=id_bot_level]").bounding_box()
+    assert bots is not None and level is not None
+    # "Their level" reads as the next field's label, not as a caption glued to the box.
+    assert level["y"] - (bots["y"] + bots["height"]) >= 8
