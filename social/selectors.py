@@ -9,12 +9,12 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 from django.core.cache import cache
-from django.db.models import Count, Max, OuterRef, Q, QuerySet, Subquery
+from django.db.models import Count, Exists, Max, OuterRef, Q, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from accounts.models import Notification, User
-from games.models import Game, Seat
+from games.models import Game, Move, Seat
 from games.policy import can_watch
 from social import presence
 from social.models import (
@@ -205,7 +205,7 @@ class LiveChallenges:
 
 def live_challenges(user: User) -> LiveChallenges:
     """Live challenges waiting for ``user``'s answer, and theirs accepted lately whose game
-    is still in play."""
+    is still in play and not yet played by them (once they have, they have found it)."""
     now = timezone.now()
     received = challenges_received(user).filter(
         pace=Game.Pace.LIVE, challenger__deleted_at__isnull=True
@@ -219,6 +219,7 @@ def live_challenges(user: User) -> LiveChallenges:
             answered_at__gt=recent,
             game__status=Game.Status.ACTIVE,
         )
+        .exclude(Exists(Move.objects.filter(seat__game=OuterRef("game"), seat__user=user)))
         .select_related("challenged", "game")
         .order_by("-answered_at")
     )

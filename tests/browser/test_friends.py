@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 from games.models import Game
 from social import services
 from tests.browser.pages import settle, sign_in
-from tests.factories import UserFactory
+from tests.factories import FinishedSoloFactory, UserFactory, started_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -132,3 +132,61 @@ def test_a_live_challenge_goes_from_sending_to_the_first_card_on_both_screens(
     finally:
         for context in contexts:
             context.close()
+
+
+def test_the_friends_page_names_each_game_with_its_players_on_one_line(
+    page: Any, live_server: Any
+) -> None:
+    base = live_server.url
+    ana, ben, cy = (UserFactory(username=name) for name in ("ana", "ben", "cy"))
+    for other in (ben, cy):
+        services.friend_request_send(user=ana, other=other)
+        services.friend_request_accept(user=other, other=ana)
+    finished = FinishedSoloFactory(game__created_by=ben).game
+    playing = started_game([ben, cy])
+    sign_in(page, base, "ana")
+    page.goto(f"{base}/friends/")
+    # "Solo game #7: ben", not "Solo game #7 : ben" nor the names on a line of their own.
+    recent = page.locator("[data-testid=recent-game]").first.inner_text()
+    assert recent.startswith(f"Solo game #{finished.pk}: ben"), recent
+    now = page.locator("[data-testid=playing-now]").first.inner_text()
+    assert now == f"Multiplayer game #{playing.pk}: ben, cy", now
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_a_live_challenge_alert_stands_apart_from_the_page_it_lands_on(
+    browser: Any, live_server: Any, artifacts: Path, width: int
+) -> None:
+    base = live_server.url
+    ana, ben = UserFactory(username="ana"), UserFactory(username="ben")
+    services.friend_request_send(user=ana, other=ben)
+    services.friend_request_accept(user=ben, other=ana)
+    context = browser.new_context(viewport={"width": width, "height": 844})
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    try:
+        sign_in(page, base, "ana")
+        page.goto(f"{base}/leaderboards/")
+        settle(page)
+        services.challenge_create(user=ben, other=ana, pace="live", round_seconds=180)
+        alert = page.locator("[data-testid=challenge-alert]")
+        expect(alert).to_contain_text("ben challenges you to a live game", timeout=15_000)
+        settle(page)
+        page.screenshot(path=str(artifacts / f"challenge-alert-{width}.png"))
+        box = alert.bounding_box()
+        heading = page.locator("main h1").bounding_box()
+        assert box is not None and heading is not None
+        # A gap between the alert's answers and the page's own heading, not touching it.
+        assert heading["y"] - (box["y"] + box["height"]) >= 8
+        # A notice of its own: its background is not the page's.
+        colours = alert.evaluate(
+            "e => [getComputedStyle(e).backgroundColor,"
+            " getComputedStyle(document.body).backgroundColor]"
+        )
+        assert colours[0] != colours[1] and colours[0] != "rgba(0, 0, 0, 0)"
+        # Both answers on the screen, whatever its width.
+        for button in alert.locator("button").all():
+            answer = button.bounding_box()
+            assert answer is not None and answer["x"] + answer["width"] <= width
+    finally:
+        context.close()

@@ -10,7 +10,7 @@ from django.urls import reverse
 from accounts.models import User
 from games import services
 from tests.browser.pages import sign_in
-from tests.factories import UserFactory, started_game
+from tests.factories import UserFactory, play_turn, started_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -114,3 +114,40 @@ def test_the_enlarge_button_covers_no_seat_heading_on_a_phone(
         assert page.evaluate(UNDER_ENLARGE) == []
     finally:
         context.close()
+
+
+def test_a_finished_game_s_duplicate_scores_are_a_table_with_its_columns_apart(
+    page: Any, live_server: Any
+) -> None:
+    """The game's page draws the table of "Against everyone on these cards" without the
+    leaderboards' stylesheet; its cells still get their room and its figures align."""
+    ana, ben = UserFactory(username="ana"), UserFactory(username="ben")
+    # The day's challenge: the same cards for both, compared deal by deal.
+    games = [services.game_create_daily(user=player) for player in (ana, ben)]
+    for game, player in zip(games, (ana, ben), strict=True):
+        for _round in range(16):
+            play_turn(game, player)
+    sign_in(page, live_server.url, "ana")
+    page.goto(live_server.url + reverse("games:detail", kwargs={"pk": games[0].pk}))
+    row = page.locator("[data-testid=duplicate-row]")
+    row.wait_for()
+    cells = page.evaluate(
+        """() => Array.from(document.querySelectorAll('#duplicate th, #duplicate td'),
+            cell => [parseFloat(getComputedStyle(cell).paddingLeft),
+                     getComputedStyle(cell).textAlign, cell.classList.contains('num')])"""
+    )
+    assert cells and all(padding >= 4 for padding, _align, _num in cells), cells
+    assert all(align == "right" for _padding, align, num in cells if num), cells
+
+
+def test_the_lobby_s_computer_level_label_keeps_clear_of_the_field_above(
+    page: Any, live_server: Any
+) -> None:
+    UserFactory(username="ana")
+    sign_in(page, live_server.url, "ana")
+    page.goto(live_server.url + reverse("games:lobby"))
+    bots = page.locator("select[name=bots]").bounding_box()
+    level = page.locator("label[for=id_bot_level]").bounding_box()
+    assert bots is not None and level is not None
+    # "Their level" reads as the next field's label, not as a caption glued to the box.
+    assert level["y"] - (bots["y"] + bots["height"]) >= 8

@@ -245,6 +245,24 @@ def test_poll_reloads_the_page_when_the_game_starts(players: list[User]) -> None
     assert response.headers["HX-Refresh"] == "true"
 
 
+def test_a_waiting_room_s_poll_redraws_the_seats_and_sends_no_board(
+    players: list[User],
+) -> None:
+    """The waiting room has no board: one sent out of band would find no place to go
+    (htmx reports oobErrorNoTarget in the console of everyone waiting)."""
+    ana, ben, cy = players
+    game = services.game_create_multi(user=ana, seats_max=4, pace=Game.Pace.LIVE)
+    services.game_join(game=game, user=ben)
+    version = Game.objects.get(pk=game.pk).version
+    services.game_join(game=game, user=cy)
+    ben_client = client_for(ben)
+    response = ben_client.get(poll(ben_client, game, version, "open"), **HTMX)
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "Waiting for players: 3 of 4 seats taken" in html
+    assert 'id="board"' not in html
+
+
 def test_poll_enforces_a_passed_deadline(
     players: list[User], time_machine: TimeMachineFixture
 ) -> None:

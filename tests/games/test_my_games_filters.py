@@ -70,6 +70,25 @@ def test_no_game_matching_says_so(client_logged_in: Client, games: dict[str, Gam
     assert "None of your games matches these filters." in page
 
 
+def test_a_filter_leaving_one_list_empty_says_so_without_calling_you_gameless(
+    client_logged_in: Client, games: dict[str, Game]
+) -> None:
+    # Finished games with ben only: nothing of those in play, though games are in play.
+    _status, page = mine(client_logged_in, opponent="ben")
+    assert listed(page) == {games["with_ben_finished"].pk}
+    assert "No game in play matches these filters." in page
+    assert "You have no game in play." not in page
+    # Games in play with ana, none finished with her.
+    _status, page = mine(client_logged_in, opponent="ana")
+    assert "No finished game matches these filters." in page
+    assert "No finished game yet." not in page
+    # Unfiltered, an empty list is still the newcomer's invitation to play.
+    fresh = Client()
+    fresh.force_login(UserFactory(username="cy"))
+    _status, page = mine(fresh)
+    assert "You have no game in play." in page and "No finished game yet." in page
+
+
 @pytest.mark.parametrize(
     "query",
     [

@@ -138,3 +138,24 @@ def test_the_catalogues_hold_every_marked_string(tmp_path: Path) -> None:
             catalogue(ROOT, language, domain)
         )
         assert not missing, f"{language}/{domain}.po lacks {sorted(missing)}: run scripts/messages"
+
+
+# The formal "you" (Sie, Ihr, Ihnen) inside a sentence; at a sentence's start "Sie" and
+# "Ihre" may as well be "they" and "their", which the catalogue says too.
+_FORMAL = re.compile(
+    r"(?<![.:!?\"]\s)(?<!^)\b(Sie|Ihr|Ihre|Ihrer|Ihren|Ihrem|Ihres|Ihnen)\b|\b\w+en Sie\b"
+)
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_german_says_du_to_the_player_throughout(domain: str) -> None:
+    """The German catalogue speaks to the player as "du", as most of it always did; an
+    entry now and then in the formal "Sie" reads as a different site."""
+    formal = []
+    for block in catalogue(ROOT, "de", domain).read_text(encoding="utf-8").split("\n\n"):
+        text = "\n".join(line for line in block.splitlines() if not line.startswith("#"))
+        for match in re.finditer(r'^msgstr(?:\[\d\])? ((?:".*"\n?)+)', text, re.MULTILINE):
+            translation = "".join(re.findall(r'"(.*)"', match.group(1)))
+            if _FORMAL.search(translation):
+                formal.append(translation)
+    assert not formal, formal

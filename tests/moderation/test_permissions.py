@@ -78,6 +78,23 @@ def test_a_moderator_reaches_every_moderation_page(moderator_client: Client, nam
     assert moderator_client.get(reverse(name), follow=True).status_code == 200
 
 
+ADMIN_PAGES = [
+    "admin:index",
+    "admin:moderation_report_changelist",
+    "admin:tournaments_tournament_add",
+]
+
+
+@pytest.mark.parametrize("name", ADMIN_PAGES)
+def test_the_admin_s_pages_carry_the_site_s_icon(moderator_client: Client, name: str) -> None:
+    """The tab shows the site's icon, and the browser asks for no /favicon.ico (a 404)."""
+    page = moderator_client.get(reverse(name), follow=True).content.decode()
+    assert '<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">' in page
+    assert page.count('rel="icon"') == 1
+    # Still the admin's own page, under its own heading.
+    assert "Django administration" in page
+
+
 def test_a_moderator_cannot_delete_or_edit_the_audit_log(
     moderator_client: Client, moderator: User, player: User
 ) -> None:

@@ -19,7 +19,7 @@ from games import push
 from games.models import Game
 from social import selectors, services
 from social.models import Challenge
-from tests.factories import UserFactory
+from tests.factories import UserFactory, play_turn
 from tests.pages import Events, client_for
 
 pytestmark = pytest.mark.django_db
@@ -199,6 +199,23 @@ def test_the_challengers_page_waits_then_goes_to_the_game_once_accepted(
     assert "ben accepted your challenge: the game has begun." in html
     assert reverse("games:detail", kwargs={"pk": game.pk}) in html
     assert "data-title-signal" in html
+
+
+@pytest.mark.usefixtures("friends")
+def test_the_challenger_s_alert_of_an_accepted_game_goes_once_they_play_in_it(
+    ana: User, ben: User
+) -> None:
+    challenge = services.challenge_create(user=ana, other=ben, pace="live", round_seconds=180)
+    game = services.challenge_accept(user=ben, challenge_id=challenge.pk)
+    sender = client_for(ana)
+    query = _inbox(sender, ana)
+    assert "ben accepted your challenge" in _alerts(sender, query).content.decode()
+    # Ana found the game and played its first round: no page of hers (and no tab title)
+    # keeps calling her to a game she is playing.
+    play_turn(game, ana)
+    response = _alerts(sender, query)
+    assert "accepted your challenge" not in response.content.decode()
+    assert "data-title-signal" not in response.content.decode()
 
 
 @pytest.mark.usefixtures("friends")
