@@ -9,8 +9,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.utils import timezone
 from playwright.sync_api import expect
 
+from accounts.models import Notification
 from games.models import Game
 from social import services
 from tests.browser.pages import settle, sign_in
@@ -79,6 +81,8 @@ def test_a_live_challenge_goes_from_sending_to_the_first_card_on_both_screens(
     ana_user, ben_user = UserFactory(username="ana"), UserFactory(username="ben")
     services.friend_request_send(user=ana_user, other=ben_user)
     services.friend_request_accept(user=ben_user, other=ana_user)
+    # Ana has read that Ben accepted: her badge counts the challenges alone.
+    Notification.objects.filter(user=ana_user).update(read_at=timezone.now())
     contexts = [
         browser.new_context(viewport={"width": 1024, "height": 800}),
         browser.new_context(viewport={"width": 390, "height": 844}),
