@@ -94,7 +94,9 @@ def test_a_whole_solo_game_by_keyboard_with_announcements(page: Any, live_server
         press_and_hear(page, "Enter", "Committed:")
         stored = rebuild.rules_game(Game.objects.get()).boards["ana"].landscape.score().total
         heard = page.locator("[data-testid=board-status]").inner_text()
-        assert f"Committed: {stored - total} points gained, {stored} in total." in heard
+        gained = stored - total
+        points = "point" if gained == 1 else "points"  # one point, two points
+        assert f"Committed: {gained} {points} gained, {stored} in total." in heard
         total = stored
         if round_number < 16:
             assert f"Round {round_number + 1} of 16." in heard

@@ -87,5 +87,7 @@ def test_a_commit_says_the_points_it_brought_and_the_new_total(
     )
     after = total_of(Game.objects.get(pk=game.pk))
     text = response.content.decode()
-    assert f"Committed: {after - before} points gained, {after} in total." in text
+    gained = after - before
+    points = "point" if gained == 1 else "points"  # one point, two points
+    assert f"Committed: {gained} {points} gained, {after} in total." in text
     assert "Round 7 of 16." in text

@@ -309,3 +309,18 @@ def test_the_form_names_no_game_the_reporter_may_not_see(
     ).replace(f"?game={private.pk + 1}", f"?game={private.pk}")
     for value in ("²", "\x00", "9" * 30):
         assert client.get(url, {"game": value}).status_code == 200
+
+
+def test_a_fresh_notification_says_now_and_an_older_one_how_long_ago(
+    client: Client, user: User
+) -> None:
+    """Not "0 minutes ago": a notice of this minute reads "now"."""
+    Notification.objects.create(user=user, text="fresh", url="/")
+    older = Notification.objects.create(user=user, text="older", url="/")
+    Notification.objects.filter(pk=older.pk).update(
+        created_at=timezone.now() - datetime.timedelta(hours=3)
+    )
+    client.force_login(user)
+    page = client.get(reverse("moderation:notifications")).content.decode()
+    assert ">now</time>" in page and "3\xa0hours ago</time>" in page
+    assert "0\xa0minutes" not in page
