@@ -144,18 +144,20 @@ def _render_game(
             _page_extras(request, game, seat, final="final" in context, framed=frame is not None)
         )
         context["shareable"] = policy.can_share(game, game.seats.all())
-        context["away"] = _away(game)
+        context["away"] = _away(game, seat)
     context["poll_token"] = tokens.poll_token(game.pk, tokens.session_cookie(request))
     return render(request, template, context, status=status)
 
 
-def _away(game: Game) -> list[tuple[str, datetime.datetime]]:
-    """The players of a correspondence game in play who are on vacation, and until when."""
+def _away(game: Game, viewer: Seat | None) -> list[tuple[str, datetime.datetime, bool]]:
+    """The players of a correspondence game in play who are on vacation, until when, and
+    whether that player is the one looking (who reads of "you", not of their own name)."""
     if not game.is_active or game.pace != Game.Pace.CORRESPONDENCE or game.lockstep_id:
         return []
     seats = [s for s in game.seats.all() if s.user_id and s.status == Seat.Status.PLAYING]
     until = vacations_until(s.user_id for s in seats if s.user_id)
-    return [(s.display_name, until[s.user_id]) for s in seats if s.user_id in until]
+    mine = viewer.pk if viewer is not None else None
+    return [(s.display_name, until[s.user_id], s.pk == mine) for s in seats if s.user_id in until]
 
 
 def _page_extras(

@@ -145,6 +145,12 @@ def test_opponents_see_the_vacation_on_the_game_page_and_in_the_lobby(
     assert "ben is on vacation until" in page
     lobby = client.get(reverse("games:lobby")).content.decode()
     assert "ben (on vacation)" in lobby
+    # Ben himself reads of "you", not of "ben" and "their clock".
+    client.force_login(ben)
+    own = client.get(reverse("games:detail", args=[game.pk])).content.decode()
+    assert "You are on vacation until" in own and "your clock for this game" in own
+    assert "ben is on vacation" not in own
+    client.force_login(ana)
     # Back from vacation: the notices go.
     account_services.vacation_end(user=ben)
     clock.move_to(START + datetime.timedelta(hours=1), tick=False)
