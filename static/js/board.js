@@ -180,11 +180,7 @@ function showDeadlines() {
       if (crossed) say(crossed === 60 ? gettext("One minute left in this round.") : gettext("Ten seconds left in this round."));
     }
     if (left > 3600) continue; // days or hours: the server's wording stays
-    if (left === 0) {
-      // "Round ends now", until the next poll shows the new round.
-      element.textContent = gettext("now");
-      continue;
-    }
+    // "Time left in this round: 0:00" until the next poll shows the new round.
     const minutes = Math.floor(left / 60);
     const seconds = String(left % 60).padStart(2, "0");
     element.textContent = `${minutes}:${seconds}`;

@@ -131,6 +131,10 @@ def test_the_round_clock_is_announced_only_at_a_minute_and_ten_seconds(
     assert clock.evaluate("e => e.closest('[aria-live]').getAttribute('aria-live')") == "off"
     page.clock.run_for(62_000)
     expect(clock).to_have_text("0:08")
+    # It reads as a sentence: "Time left in this round: 0:08", and "0:00" at the end.
+    expect(page.locator("[data-testid=deadline]")).to_have_text("Time left in this round: 0:08")
+    page.clock.run_for(9_000)
+    expect(clock).to_have_text("0:00")
     assert page.evaluate("window.heard") == [
         "One minute left in this round.",
         "Ten seconds left in this round.",
