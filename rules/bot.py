@@ -370,12 +370,23 @@ def _two_ply(
     for group in groups.values():
         boards = [afters[k] for k in group]
         for n, outlook in zip(nexts, outlooks, strict=True):
-            values = best_values(boards, n, variants, outlook, search.evaluation)
+            values = _best_values(boards, n, variants, outlook, search.evaluation)
             for k, value in zip(group, values, strict=True):
                 sums[k] += value
     valued = [(total / len(nexts), turn) for total, (_, turn) in zip(sums, shortlist, strict=True)]
     order = sorted(range(len(valued)), key=lambda k: -valued[k][0])
     return [valued[k] for k in order]
+
+
+def _best_values(
+    boards: list[Board], card: Card, variants: Variants, outlook: Outlook, evaluation: Evaluation
+) -> list[float]:
+    # ``best_values`` on the evaluation, or the evaluation's own batch of them: the lab's
+    # network value (``benchmarks/lab/master_value.py``), which no sum over regions has.
+    batch = getattr(evaluation, "best_values", None)
+    if batch is not None:
+        return batch(boards, card, variants, outlook)  # type: ignore[no-any-return]
+    return best_values(boards, card, variants, outlook, evaluation)
 
 
 def _strong_ranked(
