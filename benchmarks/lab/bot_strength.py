@@ -18,8 +18,6 @@ or of its evaluation (a ``HandWeights``'s fields, when it plays on that) for the
 ``--evaluation`` its learned weights (a file ``benchmarks/lab/train_evaluator.py`` wrote), to
 compare settings on the same deals;
 ``--totals`` writes every deal's totals as JSON, for paired comparisons between runs.
-``--level master`` plays the lab's master (issue #39, no level of the site): the strong
-level's search on the distilled network value of ``master_value.py`` (needs numpy).
 
 ``--analysis`` times the post-game analysis of a seat (CPU seconds), on the reference
 player's games of the deals.
@@ -140,15 +138,7 @@ def set_weights(level: str, spec: str, evaluation: str = "") -> str:
     global _SEARCH
     from rules.evaluation import LearnedWeights
 
-    if level == "master":
-        # The lab's master (no level of the site): the strong level's search on the
-        # distilled network value (master_value.py, issue #39).
-        from benchmarks.lab.master_value import load_master
-
-        search = dataclasses.replace(search_of(BotLevel.STRONG), evaluation=load_master())
-        _SEARCH = search
-    else:
-        search = search_of(BotLevel(level))
+    search = search_of(BotLevel(level))
     if evaluation:
         weights = LearnedWeights.from_json(json.loads(Path(evaluation).read_text()))
         search = dataclasses.replace(search, evaluation=weights)

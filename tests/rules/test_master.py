@@ -1,11 +1,10 @@
-"""The lab's master (issue #39): the strong level's search on a distilled network value.
+"""The master level (issue #39): the strong level's search on a distilled network value.
 Its batch agrees with the value one reply at a time, it plays whole legal games the same
-way twice, blind to the order of the cards to come, and its weights load once; the levels
-of ``rules.bot`` never load numpy."""
+way twice, blind to the order of the cards to come, and its weights (and numpy) load once,
+when a master plays: the other levels never load numpy."""
 
 from __future__ import annotations
 
-import dataclasses
 import random
 import subprocess
 import sys
@@ -17,10 +16,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import rules
-from benchmarks.lab.master_value import INPUTS, MasterValue, load_master
 from rules import Board, Card, InvalidInputError, Turn, Variants, load_deck
-from rules.bot import BotLevel, Search, search_of, search_turn
+from rules.bot import BotLevel, bot_turn, search_of
 from rules.evaluation import Outlook, best_values, load_weights
+from rules.master import INPUTS, MasterValue, load_master
 from tests.rules.helpers import ALL_VARIANTS, random_game
 
 POSITIONS = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -88,24 +87,17 @@ def test_with_no_correction_the_master_values_replies_as_the_strong_level(
     )
 
 
-def master() -> Search:
-    """What ``bot_strength.py --level master`` plays."""
-    return dataclasses.replace(search_of(BotLevel.STRONG), evaluation=load_master())
-
-
 def test_the_master_plays_a_whole_game_legally_and_the_same_way_twice() -> None:
     variants = Variants(diagonal=True, ferryman=True)
     deck = load_deck()
     numbers = deck.deal(random.Random(7))
-
-    search = master()
 
     def play() -> tuple[list[Turn], int]:
         board, turns = Board(), []
         for k, number in enumerate(numbers):
             card = deck.card(number)
             unseen = [c for c in deck if c.number not in numbers[: k + 1]]
-            turn = search_turn(board, card, unseen=unseen, search=search, variants=variants, seed=3)
+            turn = bot_turn(board, card, unseen=unseen, variants=variants, level="master", seed=3)
             board = board.play(card, turn, variants)  # raises if illegal
             turns.append(turn)
         return turns, board.landscape.score().total
@@ -121,23 +113,27 @@ def test_the_master_is_blind_to_the_order_of_the_cards_to_come(rounds: int) -> N
     board, card, unseen = position(rounds, variants, rounds)
     shuffled = random.Random(rounds).sample(unseen, len(unseen))
     assert shuffled != unseen
-    assert search_turn(board, card, unseen=unseen, search=master(), variants=variants) == (
-        search_turn(board, card, unseen=shuffled, search=master(), variants=variants)
+    # (tests/rules/test_bot.py checks every level so; here the rounds where the master's
+    # network, not the exact endgame, decides.)
+    assert bot_turn(board, card, unseen=unseen, variants=variants, level="master") == bot_turn(
+        board, card, unseen=shuffled, variants=variants, level="master"
     )
 
 
 def test_the_masters_value_is_read_once_per_process() -> None:
-    assert load_master() is load_master()
+    assert search_of(BotLevel.MASTER) is search_of(BotLevel.MASTER)
+    assert search_of(BotLevel.MASTER).evaluation is load_master()
     # Its linear part is the strong level's own weights, not a second copy.
     assert load_master().linear is search_of(BotLevel.STRONG).evaluation
 
 
-def test_no_level_of_the_site_loads_numpy() -> None:
+def test_numpy_loads_only_when_a_master_plays() -> None:
     code = (
         "import sys, random, rules, rules.bot\n"
         "board, deck = rules.Board(), rules.load_deck()\n"
         "card = deck.card(deck.deal(random.Random(1))[0])\n"
-        "for level in rules.bot.BOT_LEVELS:\n"
+        "for level in ('easy', 'reference', 'strong', 'master'):\n"
+        "    print('numpy' in sys.modules)\n"
         "    rules.bot.bot_turn(board, card, unseen=list(deck), level=level)\n"
         "print('numpy' in sys.modules)\n"
     )
@@ -148,7 +144,7 @@ def test_no_level_of_the_site_loads_numpy() -> None:
         cwd=Path(rules.__file__).parent.parent,
         check=True,
     )
-    assert done.stdout.split() == ["False"]
+    assert done.stdout.split() == ["False", "False", "False", "False", "True"]
 
 
 def test_master_weights_round_trip_and_refuse_a_wrong_shape() -> None:

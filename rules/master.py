@@ -1,19 +1,20 @@
-"""A value for a master level, in the lab (issue #39): the learned linear evaluation plus a
-small network's correction, distilled from one more card of look-ahead. No level uses it:
-it did not beat the strong level (benchmarks/lab/NOTEBOOK.md, issue #39).
+"""The master level's value: the learned linear evaluation plus a small network's correction,
+distilled from one more card of look-ahead (issue #39).
 
-The strong level values an afterstate linearly (``rules.evaluation.LearnedWeights``). This
-value is that plus the output of a small multilayer perceptron (two hidden layers of
-``tanh``) over the same features and a few of the outlook's (``inputs``), trained on the
-*one-step* value of afterstates: the mean, over every unseen next card, of the linear value
-of the best reply (``distill.py``). The strong level's two-ply on it (``bot_strength.py
---level master``) would see about as far as the lab's three-ply at a few times the strong
-level's cost, if the network learned what the linear value misses; every reply of a move
-is valued in one batch (``MasterValue.best_values``, which ``rules.bot``'s two-ply calls
-when an evaluation has it).
+The strong level values an afterstate linearly (``rules.evaluation.LearnedWeights``). The
+master's value is that plus the output of a small multilayer perceptron (two hidden layers
+of ``tanh``) over the same features and a few of the outlook's (``inputs``), trained on the
+*one-step* value of afterstates: the mean, over every unseen next card, of the linear
+value of the best reply (``benchmarks/lab/distill.py``). The master level searches as the
+strong level does on it, every reply of a move valued in one batch
+(``MasterValue.best_values``, which ``rules.bot``'s two-ply calls when an evaluation has
+it). It plays a little better than strong (+0.12 ± 0.09 points on 400 deals) at about
+twice its CPU: the network ranks a move's good turns about as the linear value does
+(benchmarks/lab/NOTEBOOK.md, issue #39, says what it would take to do better).
 
-Needs numpy (a development dependency: ``rules`` never imports it). The weights are read
-once per process (``load_master``), from ``training/master.json`` (``limes-master/1``).
+Needs numpy, which the rest of ``rules`` never imports: ``rules.bot`` imports this module
+only when a master plays. The weights are read once per process (``load_master``), from
+``rules/weights/master.json`` (format ``limes-master/1``).
 """
 
 from __future__ import annotations
@@ -26,9 +27,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-# A move's batches are small: BLAS threads would only fight the other processes for the
-# cores (measured: 290 ms of CPU a move median against 62 on one thread), unless numpy is
-# loaded already.
+# A move's batches are small: BLAS threads would only fight the other processes (the task
+# worker's, a test run's) for the cores (measured: 290 ms of CPU a move median, against 62
+# on one thread), unless numpy is loaded already.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import numpy as np
@@ -48,7 +49,7 @@ from rules.evaluation import (
 from rules.landscape import WATER
 from rules.model import ROUNDS, Card, Variants
 
-MASTER_PATH = Path(__file__).resolve().parent / "training" / "master.json"
+MASTER_PATH = Path(__file__).resolve().parent / "weights" / "master.json"
 MASTER_FORMAT = "limes-master/1"
 #: The network's inputs: the linear features but the constant, then the rounds left (a
 #: share of 15), the fill share, the unseen terrain shares and the workers in the supply.
@@ -224,7 +225,7 @@ class MasterValue:
         return [float(v) for v in best]
 
     def to_json(self) -> dict[str, object]:
-        """The shape of ``training/master.json`` (the linear weights apart)."""
+        """The shape of ``rules/weights/master.json`` (the linear weights apart)."""
         return {
             "format": MASTER_FORMAT,
             "inputs": INPUTS,
@@ -267,6 +268,6 @@ class MasterValue:
 
 @lru_cache(maxsize=4)
 def load_master(path: Path = MASTER_PATH) -> MasterValue:
-    """The distilled value (``training/master.json``), read once per process."""
+    """The master's value shipped with the rules, read once per process."""
     data = json.loads(path.read_text(encoding="utf-8"))
     return MasterValue.from_json(data, load_weights())
