@@ -8,7 +8,7 @@ of ``tanh``) over the same features and a few of the outlook's (``inputs``), tra
 value of the best reply (``benchmarks/lab/distill.py``). The master level searches as the
 strong level does on it, every reply of a move valued in one batch
 (``MasterValue.best_values``, which ``rules.bot``'s two-ply calls when an evaluation has
-it). It plays a little better than strong (+0.12 ± 0.09 points on 400 deals) at about
+it). It plays a little better than strong (+0.07 ± 0.08 points on 600 deals) at about
 twice its CPU: the network ranks a move's good turns about as the linear value does
 (benchmarks/lab/NOTEBOOK.md, issue #39, says what it would take to do better).
 
