@@ -16,6 +16,12 @@ Levels (``BOT_LEVELS``, weakest first):
   card buy (``budget``), every unseen card when that covers them. In round 15 every turn is
   ranked on every unseen card and the exact score after the best reply (``endgame``): the
   best turn there is, blind to the order of the cards.
+- ``master``: the strong level's search on a value distilled from one more card of
+  look-ahead (``rules.master``: the learned evaluation plus a small network's correction,
+  trained on the exact mean over every next card of the best reply's value,
+  ``benchmarks/lab/distill.py``). About twice the strong level's CPU; 0.07 ± 0.08 points
+  better on the same 600 deals, no more (the lab's notebook, issue #39). Needs numpy,
+  loaded with its weights when a master first plays.
 
 A level's ``Search`` is its whole configuration; ``search_turn`` plays any other one, for
 the lab (``benchmarks/lab/``) to compare settings on the same deals. The lab's three-ply
@@ -42,6 +48,7 @@ import random
 from collections import Counter
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from rules.board import Board
 from rules.errors import InvalidInputError
@@ -63,6 +70,7 @@ class BotLevel(enum.StrEnum):
     EASY = "easy"
     REFERENCE = "reference"
     STRONG = "strong"
+    MASTER = "master"
 
     @property
     def expected_score(self) -> float:
@@ -75,6 +83,7 @@ _EXPECTED_SCORE = {
     BotLevel.EASY: 30.43,
     BotLevel.REFERENCE: 37.41,
     BotLevel.STRONG: 45.68,
+    BotLevel.MASTER: 45.76,
 }
 BOT_LEVELS: tuple[str, ...] = tuple(BotLevel)
 
@@ -132,7 +141,18 @@ ASSESSMENT = Search(_LEARNED, candidates=1)
 
 def search_of(level: BotLevel) -> Search:
     """The search a searching level plays with; raises ``KeyError`` for another level."""
+    if level == BotLevel.MASTER:
+        return _master_search()
     return _SEARCHES[level]
+
+
+@lru_cache(maxsize=1)
+def _master_search() -> Search:
+    # The master's value needs numpy: loaded when a master first plays, once per process.
+    from rules.master import load_master
+
+    # The strong level's two-ply, on the master's value.
+    return Search(load_master(), candidates=4, samples=4, budget=300, margin=1.0, endgame=1)
 
 
 def search_turn(
@@ -370,12 +390,23 @@ def _two_ply(
     for group in groups.values():
         boards = [afters[k] for k in group]
         for n, outlook in zip(nexts, outlooks, strict=True):
-            values = best_values(boards, n, variants, outlook, search.evaluation)
+            values = _best_values(boards, n, variants, outlook, search.evaluation)
             for k, value in zip(group, values, strict=True):
                 sums[k] += value
     valued = [(total / len(nexts), turn) for total, (_, turn) in zip(sums, shortlist, strict=True)]
     order = sorted(range(len(valued)), key=lambda k: -valued[k][0])
     return [valued[k] for k in order]
+
+
+def _best_values(
+    boards: list[Board], card: Card, variants: Variants, outlook: Outlook, evaluation: Evaluation
+) -> list[float]:
+    # ``best_values`` on the evaluation, or the evaluation's own batch of them: the master's
+    # network value (``rules.master.MasterValue``), which no sum over regions has.
+    batch = getattr(evaluation, "best_values", None)
+    if batch is not None:
+        return batch(boards, card, variants, outlook)  # type: ignore[no-any-return]
+    return best_values(boards, card, variants, outlook, evaluation)
 
 
 def _strong_ranked(

@@ -12,7 +12,7 @@ For each variant the level and the reference player play the same deals; the rep
 the mean with its standard error, the share of each band of the solo table and the
 milliseconds per move (wall clock around ``bot_turn``, median and p95; with ``--jobs 2``
 the jobs share the machine's cores, so the figures include that contention) and the CPU
-milliseconds per move (``time.process_time``, median and p95), which other load on the
+milliseconds per move (``time.process_time``, median, p95 and p99), which other load on the
 machine does not inflate. ``--weights`` overrides fields of a searching level's ``Search``
 or of its evaluation (a ``HandWeights``'s fields, when it plays on that) for the run,
 ``--evaluation`` its learned weights (a file ``benchmarks/lab/train_evaluator.py`` wrote), to
@@ -118,6 +118,7 @@ def summary(
         timing = f"  {percentile(seconds, 50) * 1e3:7.1f} {percentile(seconds, 95) * 1e3:7.1f}"
     if cpu:
         timing += f"  cpu {percentile(cpu, 50) * 1e3:7.1f} {percentile(cpu, 95) * 1e3:7.1f}"
+        timing += f" {percentile(cpu, 99) * 1e3:7.1f}"
     return f"| {name:<20} | {mean:6.2f} | {se:4.2f} | {bands(totals)} |{timing}"
 
 
@@ -125,7 +126,7 @@ def header() -> str:
     names = " ".join(f"{r.lowest:>5}+" for r in SoloRating)
     return (
         f"| {'variant / player':<20} |   mean |   SE | bands {names} "
-        "| ms/move median p95, cpu median p95\n"
+        "| ms/move median p95, cpu median p95 p99\n"
         f"|{'-' * 22}|--------|------|{'-' * 50}|"
     )
 

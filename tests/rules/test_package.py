@@ -39,11 +39,14 @@ def test_rules_imports_nothing_from_django() -> None:
 
 def test_import_rules_loads_no_bot_and_no_weights() -> None:
     # As ``import chess`` leaves ``chess.engine`` out: the bots, their evaluation and its
-    # learned weights load only where a bot plays (``import rules.bot``).
+    # learned weights load only where a bot plays (``import rules.bot``); the master's value
+    # and numpy only where a master plays (tests/rules/test_master.py).
     code = (
         "import sys, rules\n"
-        "loaded = sorted(m for m in sys.modules if m in ('rules.bot', 'rules.evaluation'))\n"
+        "bots = ('rules.bot', 'rules.evaluation', 'rules.master', 'numpy')\n"
+        "loaded = sorted(m for m in sys.modules if m in bots)\n"
         "import rules.bot\n"
+        "loaded += [m for m in sys.modules if m in ('rules.master', 'numpy')]\n"
         "print(loaded, rules.bot.search_of(rules.bot.BotLevel.STRONG).evaluation)\n"
     )
     done = subprocess.run(
