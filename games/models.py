@@ -259,7 +259,6 @@ class BotLevel(models.TextChoices):
     EASY = rules.bot.BotLevel.EASY.value, _("easy")
     REFERENCE = rules.bot.BotLevel.REFERENCE.value, _("reference")
     STRONG = rules.bot.BotLevel.STRONG.value, _("strong")
-    MASTER = rules.bot.BotLevel.MASTER.value, _("master")
 
     @classmethod
     def choices_with_scores(cls) -> list[tuple[str, str]]:

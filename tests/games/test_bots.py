@@ -153,12 +153,10 @@ def test_a_bot_seat_added_in_the_waiting_room_fills_it_and_starts_the_game(
     page = client.get(reverse("games:detail", kwargs={"pk": game.pk})).content.decode()
     assert "Computer 2 (easy)" in page and "not rated" in page
     with committed():
-        client.post(reverse("games:add_bot", kwargs={"pk": game.pk}), {"level": "master"})
+        client.post(reverse("games:add_bot", kwargs={"pk": game.pk}), {"level": "strong"})
     game.refresh_from_db()
     assert game.is_active
-    # Both computers, the easy one and the master, played the first card at once.
     assert Move.objects.filter(seat__game=game).count() == 2
-    assert game.seats.filter(bot_level="master").count() == 1
 
 
 def test_a_bot_seat_for_a_started_game_is_refused_and_nothing_changes(
@@ -258,11 +256,10 @@ def test_staff_see_bot_seats_analyses_and_pars_in_the_admin(
 
 
 def test_the_levels_a_game_seats_are_the_rules_levels_each_with_its_expected_score() -> None:
-    assert BotLevel.values == [str(level) for level in rules.bot.BotLevel]
+    offered = [str(level) for level in rules.bot.BotLevel if level not in rules.bot.LAB_LEVELS]
+    assert BotLevel.values == offered
     labels = dict(BotLevel.choices_with_scores())
     assert labels["reference"] == "reference (scores about 37)"
     assert labels["strong"].startswith("strong (scores about ")
-    # The master, strongest, is offered too, with its own expected score.
-    assert list(labels)[-1] == "master"
-    assert labels["master"].startswith("master (scores about ")
-    assert rules.bot.BotLevel.MASTER.expected_score > rules.bot.BotLevel.STRONG.expected_score
+    # The master plays from the command line and in the lab, not in the site's games.
+    assert "master" not in labels
