@@ -43,6 +43,9 @@ def push_deliver(*, user_id: int, title: str, body: str, url: str, tag: str) -> 
     vapid = Vapid.from_string(private_key=settings.LIMES_VAPID_PRIVATE_KEY)
     sent = gone = failed = 0
     with requests.Session() as session:
+        # A push service answers; it does not send us on. A redirect followed would take
+        # the worker past the hosts the subscription was checked against (LIMES_PUSH_HOSTS).
+        session.max_redirects = 0
         for subscription in subscriptions:
             outcome = _deliver(subscription, data, vapid, session)
             sent += outcome == "sent"

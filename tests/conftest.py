@@ -167,6 +167,8 @@ class PushService:
     def __init__(self) -> None:
         self.received: list[tuple[str, dict[str, str], bytes]] = []
         self.status = 201
+        #: Sent as ``Location`` with the answer, when set (a redirect).
+        self.location: str | None = None
         self.arrived = threading.Event()
         service = self
 
@@ -176,6 +178,8 @@ class PushService:
                 headers = {name.lower(): value for name, value in self.headers.items()}
                 service.received.append((self.path, headers, body))
                 self.send_response(service.status)
+                if service.location:
+                    self.send_header("Location", service.location)
                 self.send_header("Content-Length", "0")
                 self.end_headers()
                 service.arrived.set()

@@ -128,6 +128,22 @@ def test_a_failing_push_service_keeps_the_subscription_and_logs(
     assert "push to subscription" in caplog.text
 
 
+def test_a_push_service_that_redirects_is_not_followed(
+    push_service: PushService, committed: Callable[[], Any], caplog: pytest.LogCaptureFixture
+) -> None:
+    """A redirect would send the worker's POST past the hosts the endpoint was checked
+    against: it is a failure, logged, and the subscription stays."""
+    ana, ben = UserFactory(), UserFactory()
+    push_service.device(ben)
+    push_service.status = 307
+    push_service.location = f"{push_service.url}/elsewhere"
+    with committed(), caplog.at_level(logging.WARNING, logger="games.webpush"):
+        social.friend_request_send(user=ana, other=ben)
+    assert [path for path, _, _ in push_service.received] == ["/phone"]
+    assert PushSubscription.objects.filter(user=ben).count() == 1
+    assert "unreachable" in caplog.text
+
+
 # -- preferences -------------------------------------------------------------------------
 
 
