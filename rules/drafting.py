@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from rules.board import Board
-from rules.landscape import WATER, Landscape, Regions
+from rules.landscape import Landscape, Regions
 from rules.model import Card, Placement, Point, Variants
 
 #: The total score after a worker action and the workers whose region another worker
@@ -87,7 +87,7 @@ def _outcomes(placement: Placement, after: Board, variants: Variants) -> Placeme
         own = region_at(source)
         left_total, rest, left_uncounted = _leave(source, own, total, occupied, value)
         found: list[Move] = []
-        for region in _target_regions(regions, own, occupied, variants.ferryman):
+        for region in sorted(regions.targets(own, occupied, variants.ferryman)):
             there = rest.get(region)
             if not there:
                 found.append((region, None, True, (left_total + value[region], left_uncounted)))
@@ -112,20 +112,6 @@ def _outcomes(placement: Placement, after: Board, variants: Variants) -> Placeme
         if found:
             move[source] = found
     return PlacementOutcomes(placement, after, (total, uncounted), place, move)
-
-
-def _target_regions(
-    regions: Regions, own: int, occupied: dict[int, list[Point]], ferryman: bool
-) -> list[int]:
-    # As Landscape.target_mask, by region: the regions next to the worker's own and, with
-    # the ferryman, those next to a neighbouring water region with a worker.
-    targets = set(regions.neighbours[own])
-    if ferryman:
-        for region in regions.neighbours[own]:
-            if regions.terrain[region] == WATER and region in occupied:
-                targets |= regions.neighbours[region]
-        targets.discard(own)
-    return sorted(targets)
 
 
 def _zones(landscape: Landscape, regions: Regions, region: int) -> list[Point]:

@@ -337,13 +337,7 @@ def best_values(
                     total, extra = base - worth[own], spare
                 else:
                     total, extra = base, spare - 1
-                targets = regions.neighbours[own]
-                if ferryman:
-                    targets = set(targets)
-                    for water in regions.neighbours[own]:
-                        if regions.terrain[water] == WATER and water in occupied:
-                            targets |= regions.neighbours[water]
-                    targets.discard(own)
+                targets = regions.targets(own, occupied, ferryman)
                 # To a region of its own, or to join a worker (that one then may move on).
                 free = [worth[target] for target in targets if target not in occupied]
                 if free:

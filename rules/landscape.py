@@ -6,7 +6,7 @@ partial. Cards and their placement rules live in ``rules.board``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Container, Iterable, Iterator, Mapping, Set
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import compress
@@ -465,6 +465,21 @@ class Regions:
             bits = _bits(self.height * self.width)
             self._masks = [sum(map(bits.__getitem__, members)) for members in self.cells]
         return self._masks
+
+    def targets(self, own: int, manned: Container[int], ferryman: bool) -> Set[int]:
+        """The regions a worker in region ``own`` may move to: the neighbouring ones and,
+        with the ferryman, those next to a neighbouring water region in ``manned`` (the
+        regions holding a worker). Not to be changed: without the ferryman it is
+        ``neighbours[own]`` itself."""
+        targets = self.neighbours[own]
+        if not ferryman:
+            return targets
+        wider = set(targets)
+        for region in targets:
+            if self.terrain[region] == WATER and region in manned:
+                wider |= self.neighbours[region]
+        wider.discard(own)
+        return wider
 
     def reach(self, region: int) -> int:
         """The mask of every zone in a region next to ``region``."""

@@ -46,7 +46,6 @@ from rules.evaluation import (
     load_weights,
     region_growth,
 )
-from rules.landscape import WATER
 from rules.model import ROUNDS, Card, Variants
 
 MASTER_PATH = Path(__file__).resolve().parent / "weights" / "master.json"
@@ -176,13 +175,7 @@ class MasterValue:
                         rest, extra = [r for r in own_set if r != own], spare
                     else:
                         rest, extra = own_set, spare - 1
-                    targets = regions.neighbours[own]
-                    if ferryman:
-                        targets = set(targets)
-                        for water in regions.neighbours[own]:
-                            if regions.terrain[water] == WATER and water in occupied:
-                                targets |= regions.neighbours[water]
-                        targets.discard(own)
+                    targets = regions.targets(own, occupied, ferryman)
                     joins = False
                     for target in targets:
                         if target in occupied:
