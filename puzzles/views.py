@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.contrib.auth.decorators import login_required
@@ -94,24 +95,16 @@ def detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 def answer(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Grade the POSTed turn; show the computer's best turn and why."""
     puzzle = get_object_or_404(Puzzle, pk=pk)
-    player = selectors.player_of(request.user)
-    try:
-        turn = Draft.from_params(request.POST).turn()
-    except ValueError:
-        return _page(
-            request, puzzle, player, kind="one", error=_("The turn could not be read."), status=400
-        )
-    try:
-        given = services.puzzle_answer(
-            puzzle=puzzle,
-            user=request.user,
-            turn=turn,
-            solution_seen=puzzle.pk in _seen(request),
-        )
-    except ActionRefused as error:
-        return _page(request, puzzle, player, kind="one", error=error.messages[0], status=400)
-    except PermissionDenied as error:
-        return _page(request, puzzle, player, kind="one", error=str(error), status=403)
+    given = _graded(
+        request,
+        puzzle,
+        "one",
+        lambda turn: services.puzzle_answer(
+            puzzle=puzzle, user=request.user, turn=turn, solution_seen=puzzle.pk in _seen(request)
+        ),
+    )
+    if isinstance(given, HttpResponse):
+        return given
     result = _result(
         given.puzzle,
         selectors.position_of(puzzle),
@@ -149,24 +142,14 @@ def retry(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
 def retry_answer(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """Grade a retry: its grade and the computer's turn, no rating moved."""
     puzzle = get_object_or_404(Puzzle, pk=pk)
-    player = selectors.player_of(request.user)
-    try:
-        turn = Draft.from_params(request.POST).turn()
-    except ValueError:
-        return _page(
-            request,
-            puzzle,
-            player,
-            kind="retry",
-            error=_("The turn could not be read."),
-            status=400,
-        )
-    try:
-        given = services.puzzle_retry(puzzle=puzzle, user=request.user, turn=turn)
-    except ActionRefused as error:
-        return _page(request, puzzle, player, kind="retry", error=error.messages[0], status=400)
-    except PermissionDenied as error:
-        return _page(request, puzzle, player, kind="retry", error=str(error), status=403)
+    given = _graded(
+        request,
+        puzzle,
+        "retry",
+        lambda turn: services.puzzle_retry(puzzle=puzzle, user=request.user, turn=turn),
+    )
+    if isinstance(given, HttpResponse):
+        return given
     result = _result(
         puzzle,
         selectors.position_of(puzzle),
@@ -177,7 +160,7 @@ def retry_answer(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         repeated=False,
         retry=True,
     )
-    return _page(request, puzzle, player, kind="retry", result=result)
+    return _page(request, puzzle, selectors.player_of(request.user), kind="retry", result=result)
 
 
 @login_required
@@ -191,6 +174,30 @@ def history(request: AuthenticatedHttpRequest) -> HttpResponse:
         raise Http404 from None
     context = {"page": page, "player": selectors.player_of(request.user)}
     return render(request, "puzzles/history.html", context)
+
+
+def _graded(
+    request: HtmxHttpRequest,
+    puzzle: Puzzle,
+    kind: str,
+    grade: Callable[[rules.Turn], services.Answer],
+) -> services.Answer | HttpResponse:
+    # The POSTed turn graded by ``grade``, or the page again with why not: an unreadable
+    # turn or a refusal (400), a forbidden answer (403).
+    status = 400
+    try:
+        turn = Draft.from_params(request.POST).turn()
+    except ValueError:
+        error = _("The turn could not be read.")
+    else:
+        try:
+            return grade(turn)
+        except ActionRefused as refused:
+            error = refused.messages[0]
+        except PermissionDenied as refused:
+            error, status = str(refused), 403
+    player = selectors.player_of(request.user)
+    return _page(request, puzzle, player, kind=kind, error=error, status=status)
 
 
 def _seen(request: HtmxHttpRequest) -> list[int]:
