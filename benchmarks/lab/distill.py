@@ -56,9 +56,13 @@ PLACEMENTS = 3
 TURNS = 4
 OTHERS = 2
 
-#: A labelled move: seed, rounds left after it, rows of (network inputs, linear value,
-#: label).
-Record = tuple[int, int, list[tuple[list[float], float, float]]]
+#: A labelled afterstate: the network's inputs, the linear value, the label, and the
+#: afterstate itself (its cards as number, card position, rotation; its workers), so that
+#: new inputs need no relabelling.
+Placed = tuple[int, tuple[int, int], int]
+Row = tuple[list[float], float, float, list[Placed], list[tuple[int, int]]]
+#: A labelled move: seed, rounds left after it, the unseen cards' numbers, its rows.
+Record = tuple[int, int, list[int], list[Row]]
 
 
 def label_deal(seed: int) -> list[Record]:
@@ -101,10 +105,17 @@ def label_deal(seed: int) -> list[Record]:
             for board, total in zip(boards, totals, strict=True):
                 features = afterstate_features(board, move.outlook)
                 linear = sum(f * c for f, c in zip(features, coefficients, strict=True))
+                cards = [(p.card.number, p.card_at, p.rotation) for p in board.cards]
                 rows.append(
-                    (inputs(board, move.outlook), round(linear, 5), total / len(move.unseen))
+                    (
+                        inputs(board, move.outlook),
+                        round(linear, 5),
+                        total / len(move.unseen),
+                        cards,
+                        list(board.workers),
+                    )
                 )
-        records.append((seed, stage, rows))
+        records.append((seed, stage, [c.number for c in move.unseen], rows))
 
     one_ply(weights, variants, seed, 0.1, visit)
     return records
@@ -120,7 +131,7 @@ def label_chunk(first: int) -> str:
     with gzip.open(partial, "wt", encoding="utf-8") as out:
         json.dump(records, out)
     partial.rename(path)
-    rows = sum(len(r[2]) for r in records)
+    rows = sum(len(r[3]) for r in records)
     return f"{path.name}: {rows} afterstates, {time.process_time() - started:.0f} s CPU"
 
 
@@ -145,8 +156,8 @@ def load(first: int, deals: int):  # type: ignore[no-untyped-def]
         if not path.exists():
             continue
         with gzip.open(path, "rt", encoding="utf-8") as source:
-            for seed, _stage, rows in json.load(source):
-                for x, lin, y in rows:
+            for seed, _stage, _unseen, rows in json.load(source):
+                for x, lin, y, *_afterstate in rows:
                     xs.append(x)
                     linear.append(lin)
                     target.append(y)
