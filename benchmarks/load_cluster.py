@@ -114,14 +114,25 @@ def make_sessions(args: argparse.Namespace, count: int, into: Path) -> None:
     into.write_text(result.stdout.strip().splitlines()[-1])
 
 
-def group_cpu(folder: Path) -> float:
-    """CPU seconds so far of the cluster's processes (each pid file's process group)."""
-    groups = set()
-    for name in ("proxy", "app1", "app2", "stream1", "stream2", "worker", "worker2"):
-        with contextlib.suppress(OSError, ValueError):
-            groups.add(int((folder / f"{name}.pid").read_text()))
+#: The cluster's processes by role, as their pid files name them.
+ROLES = {
+    "proxy": ("proxy",),
+    "app servers": ("app1", "app2"),
+    "stream servers": ("stream1", "stream2"),
+    "task workers": ("worker", "worker2"),
+}
+
+
+def group_cpu(folder: Path) -> dict[str, float]:
+    """CPU seconds so far of the cluster's processes (each pid file's process group), by
+    role (``ROLES``)."""
+    groups: dict[int, str] = {}
+    for role, names in ROLES.items():
+        for name in names:
+            with contextlib.suppress(OSError, ValueError):
+                groups[int((folder / f"{name}.pid").read_text())] = role
     ticks = os.sysconf("SC_CLK_TCK")
-    total = 0.0
+    totals = dict.fromkeys(ROLES, 0.0)
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
@@ -129,9 +140,10 @@ def group_cpu(folder: Path) -> float:
             fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
         except OSError:
             continue
-        if int(fields[2]) in groups:  # the process group id
-            total += (int(fields[11]) + int(fields[12])) / ticks
-    return total
+        role = groups.get(int(fields[2]))  # by the process group id
+        if role is not None:
+            totals[role] += (int(fields[11]) + int(fields[12])) / ticks
+    return totals
 
 
 def kill_app1(args: argparse.Namespace, at: float, restart_after: float | None) -> None:
@@ -227,7 +239,9 @@ def run(args: argparse.Namespace, users: int, sessions: Path, out: Path) -> None
     if killer is not None:
         killer.join(timeout=120)
 
-    cluster, database, machine = (b - a for a, b in zip(before, after, strict=True))
+    roles = {role: after[0][role] - before[0][role] for role in ROLES}
+    cluster = sum(roles.values())
+    database, machine = after[1] - before[1], after[2] - before[2]
     mode = ("push" if args.push else "polling") + (
         ", drafts by board partials" if args.draft_partials else ", drafts in the page"
     )
@@ -242,6 +256,7 @@ def run(args: argparse.Namespace, users: int, sessions: Path, out: Path) -> None
             f"of {wall * (os.cpu_count() or 1):.0f} core-seconds; "
             f"load average {' '.join(load_before)} before, {' '.join(load_after)} after"
         )
+        print("Cluster CPU by role: " + ", ".join(f"{r} {s:.1f} s" for r, s in roles.items()))
     print("| request | count | failures | p50 ms | p95 ms | p99 ms | max ms | req/s |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
     with open(f"{prefix}_stats.csv", encoding="utf-8") as stats:

@@ -100,6 +100,8 @@ def test_every_request_logs_one_line_with_its_id_user_status_and_queries(
     assert line.status == 200  # type: ignore[attr-defined]
     assert line.queries == len(queries) > 0  # type: ignore[attr-defined]
     assert line.duration_ms > 0  # type: ignore[attr-defined]
+    # The worker's own CPU: some, and never more than the request took.
+    assert 0 < line.cpu_ms <= line.duration_ms + 1  # type: ignore[attr-defined]
 
 
 @pytest.mark.parametrize("forged", ["has space", "new\nline", "x" * 65, "ü"])
