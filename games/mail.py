@@ -8,6 +8,7 @@
   ``LIMES_TURN_MAIL_INTERVAL`` minutes, listing every game that waits for their move
   (``turn_mail_send``, state in ``TurnMail``). Each carries ``List-Unsubscribe`` headers and
   a one-click link (``accounts:turn_mail_unsubscribe``) that turns them off without sign-in.
+  A player on vacation gets none.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from django.utils.translation import ngettext
 
 from accounts.models import User
 from accounts.notifications import Channel, Event
-from accounts.selectors import notification_channels
+from accounts.selectors import notification_channels, vacation_current
 from accounts.services import turn_mail_off_token
 from accounts.site_url import site_url
 from games import tasks
@@ -118,6 +119,9 @@ def turn_mail_notify(game: Game, users: list[User]) -> None:
 
 def _wants_turn_mail(user: User) -> bool:
     if not user.email or user.is_deleted:
+        return False
+    # On vacation their clocks stand still, and no mail reaches them (as ``games.notify``).
+    if vacation_current(user) is not None:
         return False
     return Channel.EMAIL in notification_channels(user, Event.TURN)
 

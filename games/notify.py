@@ -17,13 +17,17 @@ from django.utils.translation import gettext as _
 
 from accounts.models import Notification, PushSubscription, User
 from accounts.notifications import Channel, Event
-from accounts.selectors import notification_channels
+from accounts.selectors import notification_channels, vacation_current
 from accounts.site_url import site_url
 from accounts.vapid import push_enabled
 from games import mail, tasks
 
 #: The longest text a notice holds (``Notification.text``): a longer one is cut.
 TEXT_MAX_LENGTH = 300
+
+#: Events whose push still reaches a player on vacation: a live game's clock runs for
+#: them all the same (only correspondence clocks stand still), and they are at its table.
+DESPITE_VACATION: frozenset[Event] = frozenset({Event.LIVE_TURN})
 
 
 def notify(
@@ -54,6 +58,10 @@ def notify(
         notification = Notification(user=user, text=body, url=url)
         notification.full_clean()
         notification.save()
+    # On vacation: nothing to their inbox or devices; the notice waits on the site for them.
+    beyond_site = event not in DESPITE_VACATION and bool(channels - {Channel.SITE})
+    if beyond_site and vacation_current(user) is not None:
+        return notification
     if mail_too and Channel.EMAIL in channels and user.email:
         message = f"{body}\n\n{site_url()}{url}\n\n{footer}"
         mail.mail_send(to=user.email, subject=subject, body=message)

@@ -206,14 +206,19 @@ class SoloStandingView:
     score: int
     best: int
     is_new_best: bool
-    rank: int | None  # the place this score takes on the all-time board; None if hidden
+    # The place the player's best takes on the all-time board (one row per player, their
+    # best): this score's place when it is that best. None when they have no shown best.
+    rank: int | None
+    # This game's score is the player's best on the board (new or equal to the old one).
+    is_best: bool = False
 
 
 def solo_standing(game: Game, user: User) -> SoloStandingView | None:
-    """The player's best in the game's rules and the board rank of this game's score.
+    """The player's best in the game's rules and where that best stands on the board.
 
-    The rank counts the players whose best shown result beats this score, as the
-    all-time board orders them: hidden results and hidden players do not count.
+    The rank counts the players whose best shown result beats the player's best, as the
+    all-time board orders them (ties to the earlier achievement): hidden results and
+    hidden players do not count.
     """
     if Game.solo_result.is_cached(game):
         # The game's own copy: the commit that finished the game has just written it.
@@ -227,23 +232,34 @@ def solo_standing(game: Game, user: User) -> SoloStandingView | None:
     shown = SoloResult.objects.filter(
         ruleset=result.ruleset, hidden=False, game__hidden=False, game__assisted=False
     )
-    # One query for both figures: the player's other results and the better ones of others.
-    mine = Q(user=user)
-    others_better = Q(score__gt=result.score, user__deleted_at__isnull=True) & ~(
-        mine | Q(user__banned_until__gt=timezone.now())
+    # The player's best before this game, the earliest of equal scores (as the board has it).
+    previous = (
+        shown.filter(user=user)
+        .exclude(pk=result.pk)
+        .order_by("-score", "finished_at", "pk")
+        .values_list("score", "finished_at")
+        .first()
     )
-    # Another's sealed result (a tournament's deal still running) is nobody's to count yet.
-    found = shown.filter(mine | (others_better & ~sealed(game="game__"))).aggregate(
-        previous=Max("score", filter=mine & ~Q(pk=result.pk)),
-        better=Count("user", distinct=True, filter=others_better),
-    )
-    previous = found["previous"]
     # A game played with a hint claims no rank and no best: it counts on no board.
     counts = not result.hidden and not game.hidden and not game.assisted
-    best = max(result.score, previous or 0) if counts else (previous or 0)
-    rank = found["better"] + 1 if counts else None
-    is_new_best = counts and (previous is None or result.score > previous)
-    return SoloStandingView(result.score, best, is_new_best, rank)
+    is_new_best = counts and (previous is None or result.score > previous[0])
+    is_best = is_new_best or (counts and previous is not None and result.score == previous[0])
+    best = (result.score, result.finished_at) if is_new_best else previous
+    if best is None:
+        return SoloStandingView(result.score, 0, False, None)
+    if is_best and previous is not None and result.finished_at < previous[1]:
+        best = (result.score, result.finished_at)
+    score, at = best
+    better = Q(score__gt=score) | Q(score=score, finished_at__lt=at)
+    # Another's sealed result (a tournament's deal still running) is nobody's to count yet.
+    others = (
+        shown.filter(better, user__deleted_at__isnull=True)
+        .exclude(user=user)
+        .exclude(user__banned_until__gt=timezone.now())
+        .exclude(sealed(game="game__"))
+        .aggregate(n=Count("user", distinct=True))["n"]
+    )
+    return SoloStandingView(result.score, score, is_new_best, others + 1, is_best)
 
 
 def showcase_game() -> Game | None:

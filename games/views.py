@@ -183,6 +183,7 @@ def _page_extras(
             extras["standing"] = {
                 "best": standing.best,
                 "is_new_best": standing.is_new_best,
+                "is_best": standing.is_best,
                 "rank": standing.rank,
                 "board_url": reverse(
                     "leaderboards:board", kwargs={"ruleset": game.ruleset, "kind": "best"}

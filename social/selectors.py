@@ -14,6 +14,7 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from accounts.models import Notification, User
+from games.framing import frame_of
 from games.models import Game, Move, Seat
 from games.policy import can_watch
 from social import presence
@@ -244,6 +245,8 @@ def _circle(user: User) -> QuerySet[User]:
 class FriendsGame:
     game: Game
     friends: list[User]
+    # The game's name as its own page gives it (a tournament's deal is named by its app).
+    title: str
 
 
 def _friends_games(user: User, games: QuerySet[Game]) -> list[FriendsGame]:
@@ -254,7 +257,10 @@ def _friends_games(user: User, games: QuerySet[Game]) -> list[FriendsGame]:
         own = next((s for s in seats if s.user_id == user.pk), None)
         if not can_watch(game, user, own):
             continue
-        found.append(FriendsGame(game, [s.user for s in seats if s.user and s.user.pk in circle]))
+        frame = frame_of(game)
+        title = frame.title if frame is not None else str(game)
+        friends = [s.user for s in seats if s.user and s.user.pk in circle]
+        found.append(FriendsGame(game, friends, title))
         if len(found) == FRIENDS_GAMES_SHOWN:
             break
     return found

@@ -174,6 +174,9 @@ def test_the_your_move_sound_is_off_until_the_player_turns_it_on(
     page = client_logged_in.get(reverse("accounts:settings")).content.decode()
     assert 'name="move_sound"' in page
     assert "checked" not in page.split('name="move_sound"')[1][:40]
+    # The box sits before its words, inside their label (not under a label of its own).
+    label = page.split('<label class="check">', 1)[1].split("</label>", 1)[0]
+    assert label.index('name="move_sound"') < label.index("Play a sound when a game waits")
     assert "Turn on notifications on this device" in page
     client_logged_in.post(reverse("accounts:settings"), {"bio": "", "move_sound": "on"})
     user.refresh_from_db()

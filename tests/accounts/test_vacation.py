@@ -75,7 +75,12 @@ def test_the_settings_page_starts_and_ends_a_vacation(
     response = client_logged_in.post(
         reverse("accounts:vacation"), {"until": "2026-06-14"}, follow=True
     )
-    assert "You are on vacation until" in response.content.decode()
+    # The day the player is back, in the reader's language, without "midnight" or a time.
+    assert "You are on vacation: you are back on June 15, 2026." in response.content.decode()
+    client_logged_in.cookies["django_language"] = "de"
+    german = client_logged_in.get(reverse("accounts:settings"), HTTP_ACCEPT_LANGUAGE="de")
+    assert "Du bist im Urlaub: Du bist am 15. Juni 2026 zurück." in german.content.decode()
+    del client_logged_in.cookies["django_language"]
     vacation = Vacation.objects.get(user=user)
     assert vacation.ends_at == datetime.datetime(2026, 6, 15, tzinfo=UTC)
     clock.move_to(START + datetime.timedelta(hours=3), tick=False)

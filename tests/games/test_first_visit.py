@@ -200,7 +200,36 @@ def test_the_final_page_ranks_a_score_among_shown_players_and_the_own_best(user:
     earlier, later = (seat.game for seat in solo_results(user, [45, 40]))
     # Only the 50 beats either score: a banned or deleted player's results are not shown.
     assert selectors.solo_standing(later, user) == SoloStandingView(40, 45, False, 2)
-    assert selectors.solo_standing(earlier, user) == SoloStandingView(45, 45, True, 2)
+    assert selectors.solo_standing(earlier, user) == SoloStandingView(45, 45, True, 2, True)
+
+
+def test_a_score_below_the_own_best_is_not_ranked_but_the_best_is(user: User) -> None:
+    # The all-time board shows each player once, with their best: a poor game takes no
+    # place of its own there, and counting it among the others' bests would put it first.
+    for other, score in zip(UserFactory.create_batch(3), [50, 40, 20], strict=True):
+        solo_results(other, [score])
+    best, poor = (seat.game for seat in solo_results(user, [36, 0]))
+    assert selectors.solo_standing(poor, user) == SoloStandingView(0, 36, False, 3)
+    page = text_of(client_for(user).get(detail(poor)).content.decode())
+    assert "Your best in these rules, 36, ranks #3 on the all-time board." in page
+    assert "This score ranks" not in page
+    # The best's own page ranks it as the board does: ties go to the earlier achievement.
+    solo_results(UserFactory(), [36], at=timezone.now() - datetime.timedelta(days=1))
+    page = text_of(client_for(user).get(detail(best)).content.decode())
+    assert "This score ranks #4 on the all-time board." in page
+    assert "Your best in these rules, 36" not in page
+
+
+def test_an_equal_best_is_ranked_where_the_first_one_stands(user: User) -> None:
+    now = timezone.now()
+    solo_results(UserFactory(), [50])
+    solo_results(user, [36], at=now - datetime.timedelta(minutes=10))
+    # Another's 36 came after the player's first one: below it on the board.
+    solo_results(UserFactory(), [36], at=now - datetime.timedelta(minutes=5))
+    [again] = (seat.game for seat in solo_results(user, [36]))
+    assert selectors.solo_standing(again, user) == SoloStandingView(36, 36, False, 2, True)
+    page = text_of(client_for(user).get(detail(again)).content.decode())
+    assert "Your best in these rules: 36. This score ranks #2 on the all-time board." in page
 
 
 def test_a_hidden_result_is_marked_for_its_owner_who_is_notified(

@@ -23,7 +23,7 @@ from django_tasks_db.models import DBTaskResult
 from accounts.models import User
 from accounts.notifications import Channel, Event
 from accounts.selectors import notification_channels
-from accounts.services import turn_mail_off_token
+from accounts.services import turn_mail_off_token, vacation_start
 from games import mail as games_mail
 from games import services
 from games.models import Game
@@ -237,6 +237,15 @@ def test_turn_mails_are_batched_one_per_interval_listing_every_waiting_game(
     run_queued(committed)
     assert [(m.to, m.subject) for m in mail.outbox] == [([cy.email], "Limes: 2 games wait for you")]
     assert queued_paths() == []
+
+
+def test_a_player_on_vacation_gets_no_turn_mail(queue: None, committed: Callable[[], Any]) -> None:
+    ana, ben = UserFactory(), UserFactory()
+    vacation_start(user=ben, until=timezone.now().date() + datetime.timedelta(days=3))
+    with committed():
+        started_game([ana, ben], pace=Game.Pace.CORRESPONDENCE)
+    run_queued(committed)
+    assert [m.to for m in mail.outbox] == [[ana.email]]
 
 
 def test_without_a_waiting_queue_the_deadline_command_sends_the_batch(

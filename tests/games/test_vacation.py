@@ -142,13 +142,16 @@ def test_opponents_see_the_vacation_on_the_game_page_and_in_the_lobby(
     client.force_login(ana)
     page = client.get(reverse("games:detail", args=[game.pk])).content.decode()
     assert 'data-testid="vacation-notice"' in page
-    assert "ben is on vacation until" in page
+    # The day he is back (his last day was the 14th), not "midnight" of it.
+    assert "ben is on vacation (back on June 15, 2026)" in page
+    assert "midnight" not in page
     lobby = client.get(reverse("games:lobby")).content.decode()
     assert "ben (on vacation)" in lobby
     # Ben himself reads of "you", not of "ben" and "their clock".
     client.force_login(ben)
     own = client.get(reverse("games:detail", args=[game.pk])).content.decode()
-    assert "You are on vacation until" in own and "your clock for this game" in own
+    assert "You are on vacation (back on June 15, 2026)" in own
+    assert "your clock for this game" in own
     assert "ben is on vacation" not in own
     client.force_login(ana)
     # Back from vacation: the notices go.

@@ -17,8 +17,8 @@ from django.test import Client, override_settings
 from django.urls import reverse
 from django.utils import timezone
 
-from accounts.models import PushSubscription, User
-from accounts.services import notification_preferences_set
+from accounts.models import Notification, PushSubscription, User
+from accounts.services import notification_preferences_set, vacation_end, vacation_start
 from games.models import Game
 from social import services as social
 from tests.conftest import PushService
@@ -209,6 +209,38 @@ def test_a_live_turn_is_pushed_for_the_service_worker_to_show_only_if_hidden(
 ) -> None:
     ana, ben = UserFactory(), UserFactory()
     push_service.device(ben)
+    with committed():
+        game = started_game([ana, ben], pace=Game.Pace.LIVE)
+    (message,) = push_service.messages()
+    assert (message["tag"], message["url"]) == ("live_turn", f"/games/{game.pk}/")
+
+
+def test_a_player_on_vacation_gets_the_notice_but_no_mail_nor_push(
+    push_service: PushService, committed: Callable[[], Any]
+) -> None:
+    ana, ben = UserFactory(), UserFactory()
+    push_service.device(ben)
+    today = timezone.now().date()
+    vacation_start(user=ben, until=today + datetime.timedelta(days=3))
+    with committed():
+        social.friend_request_send(user=ana, other=ben)
+    assert push_service.received == [] and mail.outbox == []
+    assert Notification.objects.filter(user=ben, url=reverse("social:friends")).exists()
+    # Back from vacation: the next one reaches his inbox and his phone again.
+    vacation_end(user=ben)
+    with committed():
+        social.friend_request_send(user=UserFactory(), other=ben)
+    assert len(push_service.messages()) == 1
+    assert [m.to for m in mail.outbox] == [[ben.email]]
+
+
+def test_a_live_turn_is_pushed_to_a_player_on_vacation_whose_clock_runs(
+    push_service: PushService, committed: Callable[[], Any]
+) -> None:
+    # A live game does not wait for a player on vacation: the push is their call to it.
+    ana, ben = UserFactory(), UserFactory()
+    push_service.device(ben)
+    vacation_start(user=ben, until=timezone.now().date() + datetime.timedelta(days=3))
     with committed():
         game = started_game([ana, ben], pace=Game.Pace.LIVE)
     (message,) = push_service.messages()

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
+from time_machine import TimeMachineFixture
 
 from accounts.models import Notification, User
 from core.errors import ActionRefused
@@ -17,6 +20,7 @@ from social.models import Block, Follow, FriendRequest
 from social.selectors import are_friends, friends_of
 from tests.factories import UserFactory, finished_multi, started_game
 from tests.pages import client_for
+from tournaments import services as tournaments
 
 pytestmark = pytest.mark.django_db
 
@@ -66,6 +70,27 @@ def test_the_friends_page_shows_friends_playing_now_and_their_recent_games(
     assert f"/games/{private.pk}/" not in page
     recent = page.split('id="recent-heading"')[1].split("</section>")[0]
     assert f"/games/{finished.pk}/" in recent
+
+
+def test_a_friends_tournament_deal_is_named_as_its_own_page_names_it(
+    ana: User, ben: User, play_rounds: Callable[[Game, int], Game], time_machine: TimeMachineFixture
+) -> None:
+    services.follow(user=ana, other=ben)
+    now = timezone.now()
+    cup = tournaments.tournament_create(
+        name="Weekday cup",
+        ruleset="standard",
+        deal_count=2,
+        starts_at=now - datetime.timedelta(hours=1),
+        ends_at=now + datetime.timedelta(hours=2),
+    )
+    tournaments.tournament_join(tournament=cup, user=ben)
+    deal = play_rounds(tournaments.deal_play(tournament=cup, user=ben, number=1), 16)
+    time_machine.move_to(cup.ends_at + datetime.timedelta(minutes=1), tick=False)
+    page = client_for(ana).get(reverse("social:friends")).content.decode()
+    recent = page.split('id="recent-heading"')[1].split("</section>")[0]
+    assert f"/games/{deal.pk}/" in recent
+    assert "Weekday cup, deal 1 of 2" in recent and "Solo game" not in recent
 
 
 def test_blocking_hides_requests_and_ends_friendship_and_follows(ana: User, ben: User) -> None:

@@ -131,6 +131,13 @@ def test_deals_follow_one_another_and_the_tournament_ends_with_the_last_card(
         # Same cards, same reference player: a tie on both deals, 50 % each.
         assert [row.total for row in rows] == [100.0, 100.0]
         assert all(None not in row.scores for row in rows)
+        # Its page says it is over, no longer when it will be.
+        client = Client()
+        client.force_login(ana)
+        page = client.get(reverse("tournaments:detail", args=[tournament.pk])).content.decode()
+        window = page.split('data-testid="window">', 1)[1].split("</li>", 1)[0]
+        assert f"over since {tournament.ends_at:%Y-%m-%d %H:%M} UTC" in window
+        assert "when the last card is played" not in page
 
 
 def test_a_player_who_misses_the_clock_leaves_the_deal_but_plays_the_next(
