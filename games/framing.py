@@ -7,6 +7,7 @@ game is framed by nobody and keeps its own title and Play again.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.dispatch import Signal
@@ -16,6 +17,11 @@ from games.models import Game
 game_framing = Signal()
 """Sent with ``sender=Game`` and ``game`` when a game's page is drawn. A receiver returns a
 ``GameFrame`` for a game its app made, else None. Connect in ``AppConfig.ready``."""
+
+games_titling = Signal()
+"""Sent with ``sender=Game`` and ``games`` (a list) when a list of games is drawn. A receiver
+returns ``{game pk: title}`` for the games its app made, the title its ``GameFrame`` has,
+read in a few queries however many games. Connect in ``AppConfig.ready``."""
 
 
 @dataclass(frozen=True)
@@ -39,3 +45,14 @@ def frame_of(game: Game) -> GameFrame | None:
         if isinstance(frame, GameFrame):
             return frame
     return None
+
+
+def titles_of(games: Iterable[Game]) -> dict[int, str]:
+    """Each game's title by pk, as its own page gives it: its frame's title (``frame_of``),
+    else the game's own name. For lists: the apps answer for all the games at once."""
+    games = list(games)
+    titles = {game.pk: str(game) for game in games}
+    for _receiver, found in games_titling.send(sender=Game, games=games):
+        if isinstance(found, dict):
+            titles.update(found)
+    return titles

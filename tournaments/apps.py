@@ -11,7 +11,7 @@ class TournamentsConfig(AppConfig):
 
     def ready(self) -> None:
         from accounts.signals import user_deleting
-        from games.framing import game_framing
+        from games.framing import game_framing, games_titling
         from games.signals import game_finished, lockstep_finished
         from tournaments import selectors, services
 
@@ -22,6 +22,7 @@ class TournamentsConfig(AppConfig):
             services.live_table_finished, dispatch_uid="tournaments.live_table_finished"
         )
         game_framing.connect(selectors.game_frame, dispatch_uid="tournaments.game_frame")
+        games_titling.connect(selectors.game_titles, dispatch_uid="tournaments.game_titles")
         user_deleting.connect(
             services.standings_forget_on_delete, dispatch_uid="tournaments.forget_deleted"
         )

@@ -527,11 +527,7 @@ def game_frame(*, game: Game, **_signal: object) -> GameFrame | None:
         return None
     tournament, number = play.tournament, play.deal.number
     back = reverse("tournaments:detail", kwargs={"pk": tournament.pk})
-    title = _("%(tournament)s, deal %(number)d of %(deals)d") % {
-        "tournament": tournament.title,
-        "number": number,
-        "deals": tournament.deal_count,
-    }
+    title = _deal_title(tournament, number)
     back_label = _("Back to the tournament")
     standings_label = _("See the standings")
     if tournament.is_live:
@@ -544,6 +540,26 @@ def game_frame(*, game: Game, **_signal: object) -> GameFrame | None:
         url = reverse("tournaments:play", kwargs={"pk": tournament.pk, "number": number + 1})
         return GameFrame(title, back, back_label, _("Next deal"), url, next_post=True)
     return GameFrame(title, back, back_label, standings_label, back)
+
+
+def game_titles(*, games: list[Game], **_signal: object) -> dict[int, str]:
+    """The titles ``game_frame`` gives the tournaments' deals among ``games``, in one query.
+
+    Receiver of ``games.framing.games_titling``, for lists of games.
+    """
+    ids = [game.pk for game in games if game.sealed_until is not None]
+    if not ids:
+        return {}
+    plays = Play.objects.filter(game_id__in=ids).select_related("tournament", "deal")
+    return {play.game_id: _deal_title(play.tournament, play.deal.number) for play in plays}
+
+
+def _deal_title(tournament: Tournament, number: int) -> str:
+    return _("%(tournament)s, deal %(number)d of %(deals)d") % {
+        "tournament": tournament.title,
+        "number": number,
+        "deals": tournament.deal_count,
+    }
 
 
 @dataclass(frozen=True)

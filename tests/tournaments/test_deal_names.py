@@ -1,0 +1,72 @@
+"""A tournament's deals in lists of games: named as their own pages name them
+("<tournament>, deal k of n"), not "Solo game #n", in a few queries however many."""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Callable
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+from django.utils import timezone
+
+from accounts.models import User
+from games.models import Game
+from tests.factories import UserFactory
+from tests.pages import client_for
+from tournaments import services
+from tournaments.models import Tournament
+
+pytestmark = pytest.mark.django_db
+
+HOUR = datetime.timedelta(hours=1)
+
+
+def cup(name: str, deals: int = 2) -> Tournament:
+    now = timezone.now()
+    return services.tournament_create(
+        name=name, ruleset="standard", deal_count=deals, starts_at=now - HOUR, ends_at=now + HOUR
+    )
+
+
+@pytest.fixture
+def ana() -> User:
+    return UserFactory(username="ana")
+
+
+def deals_of(
+    player: User, tournament: Tournament, play_rounds: Callable[[Game, int], Game]
+) -> tuple[Game, Game]:
+    """The player's first deal of ``tournament``, finished, and the second, in play."""
+    services.tournament_join(tournament=tournament, user=player)
+    first = play_rounds(services.deal_play(tournament=tournament, user=player, number=1), 16)
+    second = play_rounds(services.deal_play(tournament=tournament, user=player, number=2), 1)
+    return first, second
+
+
+def test_my_games_name_a_tournaments_deals_as_their_pages_do(
+    ana: User, play_rounds: Callable[[Game, int], Game]
+) -> None:
+    finished, playing = deals_of(ana, cup("Weekday cup"), play_rounds)
+    page = client_for(ana).get(reverse("games:mine")).content.decode()
+    in_play, done = page.split('id="finished"')
+    assert f"/games/{playing.pk}/" in in_play and "Weekday cup, deal 2 of 2" in in_play
+    assert f"/games/{finished.pk}/" in done and "Weekday cup, deal 1 of 2" in done
+    assert "Solo game #" not in page
+
+
+def test_my_games_read_the_deals_names_in_queries_that_do_not_grow(
+    ana: User, play_rounds: Callable[[Game, int], Game]
+) -> None:
+    client = client_for(ana)
+    deals_of(ana, cup("Weekday cup"), play_rounds)
+    with CaptureQueriesContext(connection) as one:
+        client.get(reverse("games:mine"))
+    for name in ("Autumn cup", "Winter cup"):
+        deals_of(ana, cup(name), play_rounds)
+    with CaptureQueriesContext(connection) as three:
+        page = client.get(reverse("games:mine")).content.decode()
+    assert "Winter cup, deal 2 of 2" in page and "Autumn cup, deal 1 of 2" in page
+    assert len(three) == len(one)
