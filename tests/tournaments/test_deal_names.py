@@ -70,3 +70,14 @@ def test_my_games_read_the_deals_names_in_queries_that_do_not_grow(
         page = client.get(reverse("games:mine")).content.decode()
     assert "Winter cup, deal 2 of 2" in page and "Autumn cup, deal 1 of 2" in page
     assert len(three) == len(one)
+
+
+def test_the_home_page_names_a_tournaments_deals_as_their_pages_do(
+    ana: User, play_rounds: Callable[[Game, int], Game]
+) -> None:
+    finished, playing = deals_of(ana, cup("Weekday cup"), play_rounds)
+    page = client_for(ana).get(reverse("games:home")).content.decode()
+    running, recent = page.split("Recently finished")
+    assert f"/games/{playing.pk}/" in running and "Weekday cup, deal 2 of 2" in running
+    assert f"/games/{finished.pk}/" in recent and "Weekday cup, deal 1 of 2" in recent
+    assert "Solo game #" not in page
