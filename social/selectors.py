@@ -14,7 +14,7 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from accounts.models import Notification, User
-from games.framing import frame_of
+from games.framing import titles_of
 from games.models import Game, Move, Seat
 from games.policy import can_watch
 from social import presence
@@ -251,19 +251,17 @@ class FriendsGame:
 
 def _friends_games(user: User, games: QuerySet[Game]) -> list[FriendsGame]:
     circle = set(_circle(user).values_list("pk", flat=True))
-    found: list[FriendsGame] = []
+    found: list[tuple[Game, list[User]]] = []
     for game in games.filter(seats__user__in=circle).distinct().prefetch_related("seats__user"):
         seats = list(game.seats.all())
         own = next((s for s in seats if s.user_id == user.pk), None)
         if not can_watch(game, user, own):
             continue
-        frame = frame_of(game)
-        title = frame.title if frame is not None else str(game)
-        friends = [s.user for s in seats if s.user and s.user.pk in circle]
-        found.append(FriendsGame(game, friends, title))
+        found.append((game, [s.user for s in seats if s.user and s.user.pk in circle]))
         if len(found) == FRIENDS_GAMES_SHOWN:
             break
-    return found
+    titles = titles_of(game for game, _friends in found)
+    return [FriendsGame(game, friends, titles[game.pk]) for game, friends in found]
 
 
 def friends_playing(user: User) -> list[FriendsGame]:

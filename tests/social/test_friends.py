@@ -7,7 +7,9 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 from time_machine import TimeMachineFixture
@@ -91,6 +93,36 @@ def test_a_friends_tournament_deal_is_named_as_its_own_page_names_it(
     recent = page.split('id="recent-heading"')[1].split("</section>")[0]
     assert f"/games/{deal.pk}/" in recent
     assert "Weekday cup, deal 1 of 2" in recent and "Solo game" not in recent
+
+
+def test_the_friends_page_reads_the_deals_names_in_queries_that_do_not_grow(
+    ana: User, ben: User, play_rounds: Callable[[Game, int], Game], time_machine: TimeMachineFixture
+) -> None:
+    services.follow(user=ana, other=ben)
+
+    def cups_played(*names: str) -> None:
+        now = timezone.now()
+        for name in names:
+            cup = tournaments.tournament_create(
+                name=name,
+                ruleset="standard",
+                deal_count=1,
+                starts_at=now - datetime.timedelta(hours=1),
+                ends_at=now + datetime.timedelta(hours=2),
+            )
+            tournaments.tournament_join(tournament=cup, user=ben)
+            play_rounds(tournaments.deal_play(tournament=cup, user=ben, number=1), 16)
+        time_machine.move_to(now + datetime.timedelta(hours=3), tick=False)
+
+    client = client_for(ana)
+    cups_played("Weekday cup")
+    with CaptureQueriesContext(connection) as one:
+        client.get(reverse("social:friends"))
+    cups_played("Autumn cup", "Winter cup")
+    with CaptureQueriesContext(connection) as three:
+        page = client.get(reverse("social:friends")).content.decode()
+    assert "Weekday cup, deal 1 of 1" in page and "Winter cup, deal 1 of 1" in page
+    assert len(three) == len(one)
 
 
 def test_blocking_hides_requests_and_ends_friendship_and_follows(ana: User, ben: User) -> None:
