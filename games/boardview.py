@@ -24,6 +24,7 @@ from django.utils.translation import gettext as _
 
 import rules
 from games import analysis
+from games.framing import titles_of
 from games.models import SOLO_RATING_LABELS, BotLevel, Game, Lockstep, Seat
 from games.names import TERRAIN_NAMES
 from games.policy import hint_refusal
@@ -804,6 +805,8 @@ def replay_page(game: Game, *, wanted_round: int | None) -> dict[str, object]:
             better[seat_pk] = landscape_view(board, draft_at=turn.placement.card_at)
     return {
         "game": game,
+        # As the game's own page names it (a tournament's deal: by its tournament).
+        "title": titles_of([game])[game.pk],
         "analysis": report,
         "shown_round": shown_round,
         "card": partial.deck.card(game.cards[shown_round - 1]) if shown_round else None,

@@ -8,9 +8,11 @@ from collections.abc import Callable
 
 import pytest
 from django.db import connection
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
+from time_machine import TimeMachineFixture
 
 from accounts.models import User
 from games.models import Game
@@ -81,3 +83,18 @@ def test_the_home_page_names_a_tournaments_deals_as_their_pages_do(
     assert f"/games/{playing.pk}/" in running and "Weekday cup, deal 2 of 2" in running
     assert f"/games/{finished.pk}/" in recent and "Weekday cup, deal 1 of 2" in recent
     assert "Solo game #" not in page
+
+
+def test_a_deals_replay_and_its_embed_are_named_as_its_page_names_it(
+    ana: User, play_rounds: Callable[[Game, int], Game], time_machine: TimeMachineFixture
+) -> None:
+    weekday = cup("Weekday cup")
+    finished, _playing = deals_of(ana, weekday, play_rounds)
+    replay = client_for(ana).get(reverse("games:replay", args=[finished.pk])).content.decode()
+    assert "<title>Replay · Weekday cup, deal 1 of 2" in replay
+    assert "Solo game #" not in replay
+    # Once the tournament is over its deals are everyone's, and may be shown elsewhere.
+    time_machine.move_to(weekday.ends_at + HOUR, tick=False)
+    embed = Client().get(reverse("api:embed", args=[finished.pk])).content.decode()
+    assert "<title>Replay · Weekday cup, deal 1 of 2 · Limes Online</title>" in embed
+    assert "Solo game #" not in embed
