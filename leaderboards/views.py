@@ -24,6 +24,7 @@ from accounts.models import User
 from core.errors import ActionRefused
 from core.links import Link
 from games.daily import FIRST_DAY, today
+from games.framing import titles_of
 from games.models import Ruleset
 from leaderboards import charts, selectors
 from leaderboards.duplicate import Duplicate
@@ -264,6 +265,9 @@ def game_duplicate(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     template = "leaderboards/game_duplicate.html"
     if request.htmx:
         template += "#figures"
+    else:
+        # Headed as the game's own page names it (a tournament's deal: by its tournament).
+        context["title"] = titles_of([game])[game.pk]
     return render(request, template, context)
 
 

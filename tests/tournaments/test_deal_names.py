@@ -98,3 +98,13 @@ def test_a_deals_replay_and_its_embed_are_named_as_its_page_names_it(
     embed = Client().get(reverse("api:embed", args=[finished.pk])).content.decode()
     assert "<title>Replay · Weekday cup, deal 1 of 2 · Limes Online</title>" in embed
     assert "Solo game #" not in embed
+
+
+def test_a_deals_comparison_page_is_named_as_its_page_names_it(
+    ana: User, play_rounds: Callable[[Game, int], Game]
+) -> None:
+    finished, _playing = deals_of(ana, cup("Weekday cup"), play_rounds)
+    url = reverse("leaderboards:game_duplicate", args=[finished.pk])
+    page = client_for(ana).get(url).content.decode()
+    assert "<h1>Weekday cup, deal 1 of 2</h1>" in page
+    assert "Solo game #" not in page
