@@ -108,3 +108,15 @@ def test_a_deals_comparison_page_is_named_as_its_page_names_it(
     page = client_for(ana).get(url).content.decode()
     assert "<h1>Weekday cup, deal 1 of 2</h1>" in page
     assert "Solo game #" not in page
+
+
+def test_a_deals_embed_code_is_titled_as_its_page_names_it(
+    ana: User, play_rounds: Callable[[Game, int], Game], time_machine: TimeMachineFixture
+) -> None:
+    weekday = cup("Weekday cup")
+    finished, _playing = deals_of(ana, weekday, play_rounds)
+    time_machine.move_to(weekday.ends_at + HOUR, tick=False)
+    page = client_for(ana).get(reverse("games:detail", args=[finished.pk])).content.decode()
+    share = page.split('data-testid="share"')[1].split("</details>")[0]
+    assert "title=&quot;Weekday cup, deal 1 of 2&quot;" in share
+    assert "Solo game #" not in share
