@@ -24,6 +24,7 @@ from accounts.models import Notification, User
 from accounts.notifications import Event
 from accounts.services import user_sessions_end
 from core.errors import ActionRefused
+from games.framing import frame_of
 from games.models import Game, SoloResult
 from games.notify import notify
 from games.policy import seat_of
@@ -164,12 +165,17 @@ def _result_set_hidden(
     leaderboards.services.player_stats_rebuild(user=result.user)
     tournaments.services.standings_changed(game_ids=[result.game_id])
     if hidden:
-        _notify(
-            result.user,
-            _("A moderator hid your result of %(score)d points in game #%(game)d: %(reason)s")
-            % {"score": result.score, "game": result.game_id, "reason": reason},
-            reverse("games:detail", kwargs={"pk": result.game_id}),
-        )
+        # A tournament's deal is named as its page names it, another game by its number.
+        frame = frame_of(result.game)
+        if frame is not None:
+            text = _(
+                "A moderator hid your result of %(score)d points in “%(title)s”: %(reason)s"
+            ) % {"score": result.score, "title": frame.title, "reason": reason}
+        else:
+            text = _(
+                "A moderator hid your result of %(score)d points in game #%(game)d: %(reason)s"
+            ) % {"score": result.score, "game": result.game_id, "reason": reason}
+        _notify(result.user, text, reverse("games:detail", kwargs={"pk": result.game_id}))
     return result
 
 
@@ -206,15 +212,22 @@ def _game_set_hidden(*, moderator: User, game: Game, hidden: bool, reason: str) 
         details={"mode": game.mode, "players": [p.username for p in players]},
     )
     tournaments.services.standings_changed(game_ids=[game.pk])
+    # A tournament's deal is named as its page names it, another game by its number.
+    frame = frame_of(game) if hidden else None
     for player in players:
         leaderboards.services.player_stats_rebuild(user=player)
         if hidden:
-            _notify(
-                player,
-                _("A moderator hid game #%(game)d from the boards: %(reason)s")
-                % {"game": game.pk, "reason": reason},
-                reverse("games:detail", kwargs={"pk": game.pk}),
-            )
+            if frame is not None:
+                text = _("A moderator hid “%(title)s” from the boards: %(reason)s") % {
+                    "title": frame.title,
+                    "reason": reason,
+                }
+            else:
+                text = _("A moderator hid game #%(game)d from the boards: %(reason)s") % {
+                    "game": game.pk,
+                    "reason": reason,
+                }
+            _notify(player, text, reverse("games:detail", kwargs={"pk": game.pk}))
     return game
 
 
