@@ -4,9 +4,12 @@ actions on them, are registered by ``moderation/admin_games.py``."""
 from __future__ import annotations
 
 from django.contrib import admin
+from django.contrib.admin.views.main import ChangeList
 from django.db.models import QuerySet
 from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
 
+from games.framing import titles_of
 from games.models import DailyPar, Game, GameAnalysis, Move, Seat
 from games.policy import cards_secret
 
@@ -28,11 +31,31 @@ class SeatInline(admin.TabularInline[Seat, Game]):
     raw_id_fields = ("user",)
 
 
+# Where a changelist's seat keeps its game's title (``SeatAdmin.get_changelist_instance``).
+_GAME_TITLE = "_game_title"
+
+
 @admin.register(Seat)
 class SeatAdmin(admin.ModelAdmin[Seat]):
-    list_display = ("id", "game", "user", "bot_level", "position", "score", "place")
+    list_display = ("id", "game_column", "user", "bot_level", "position", "score", "place")
+    list_select_related = ("game", "user")
     search_fields = ("user__username", "game__id")
     raw_id_fields = ("game", "user")
+
+    def get_changelist_instance(self, request: HttpRequest) -> ChangeList:
+        changelist = super().get_changelist_instance(request)
+        # The page's games named at once, each on its seat: the admin is shared between
+        # requests, the seats are this request's own.
+        titles = titles_of(seat.game for seat in changelist.result_list)
+        for seat in changelist.result_list:
+            setattr(seat, _GAME_TITLE, titles[seat.game_id])
+        return changelist
+
+    @admin.display(description=_("game"), ordering="game")
+    def game_column(self, seat: Seat) -> str:
+        # As the game's own page names it (a tournament's deal: by its tournament).
+        title = getattr(seat, _GAME_TITLE, None)
+        return title if title is not None else titles_of([seat.game])[seat.game_id]
 
 
 @admin.register(Move)

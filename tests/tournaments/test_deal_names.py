@@ -16,7 +16,7 @@ from time_machine import TimeMachineFixture
 
 from accounts.models import User
 from games.models import Game
-from tests.factories import UserFactory
+from tests.factories import UserFactory, moderators_group
 from tests.pages import client_for
 from tournaments import services
 from tournaments.models import Tournament
@@ -120,3 +120,22 @@ def test_a_deals_embed_code_is_titled_as_its_page_names_it(
     share = page.split('data-testid="share"')[1].split("</details>")[0]
     assert "title=&quot;Weekday cup, deal 1 of 2&quot;" in share
     assert "Solo game #" not in share
+
+
+def test_the_admins_seats_name_the_deals_in_queries_that_do_not_grow(
+    ana: User, play_rounds: Callable[[Game, int], Game]
+) -> None:
+    moderator = UserFactory(username="mod", is_staff=True)
+    moderator.groups.add(moderators_group())
+    client = client_for(moderator)
+    seats = reverse("admin:games_seat_changelist")
+    deals_of(ana, cup("Weekday cup"), play_rounds)
+    with CaptureQueriesContext(connection) as one:
+        client.get(seats)
+    for name in ("Autumn cup", "Winter cup"):
+        deals_of(ana, cup(name), play_rounds)
+    with CaptureQueriesContext(connection) as three:
+        page = client.get(seats).content.decode()
+    assert "Weekday cup, deal 1 of 2" in page and "Winter cup, deal 2 of 2" in page
+    assert "Solo game #" not in page
+    assert len(three) == len(one)
