@@ -140,9 +140,9 @@ def group_cpu(folder: Path) -> dict[str, float]:
             fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
         except OSError:
             continue
-        role = groups.get(int(fields[2]))  # by the process group id
-        if role is not None:
-            totals[role] += (int(fields[11]) + int(fields[12])) / ticks
+        owner = groups.get(int(fields[2]))  # by the process group id
+        if owner is not None:
+            totals[owner] += (int(fields[11]) + int(fields[12])) / ticks
     return totals
 
 
