@@ -232,8 +232,8 @@ def test_the_htmx_commit_answers_with_the_next_board_in_seven_queries(
     assert client.login(username=user.username, password=PASSWORD)
     url = reverse("games:play", kwargs={"pk": game.pk})
     # The last round: the session, the user, the commit (12) and the standing the final
-    # page shows (one query).
-    for round_number, budget in ((15, 7), (16, 15)):
+    # page shows (two queries: the player's best, then the players above it).
+    for round_number, budget in ((15, 7), (16, 16)):
         _round, turn = reference_turn_of(game, user)
         row, col = turn.placement.card_at
         data = {"round": str(round_number), "at": f"{row},{col}"}
