@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+from collections.abc import Iterable
 from importlib import import_module
 from urllib.parse import urlsplit
 
@@ -256,6 +257,15 @@ def _known_push_service(endpoint: str) -> bool:
     except ValueError:
         return False
     return any(host == known or host.endswith("." + known) for known in hosts)
+
+
+@transaction.atomic
+def push_subscriptions_signed_out(*, user: User, subscription_ids: Iterable[int]) -> int:
+    """Unsubscribe the devices ``user`` subscribed in a session they now sign out of: on a
+    shared browser, the next person must not get their notifications. Returns how many."""
+    ids = [pk for pk in subscription_ids if isinstance(pk, int)]
+    deleted, _kinds = PushSubscription.objects.filter(user=user, pk__in=ids).delete()
+    return deleted
 
 
 @transaction.atomic

@@ -21,7 +21,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.i18n import set_language
 
-from accounts import selectors
+from accounts import devices, selectors
 from accounts.forms import (
     DeleteAccountForm,
     NotificationPreferencesForm,
@@ -155,6 +155,7 @@ def push_subscribe(request: AuthenticatedHttpRequest) -> HttpResponse:
         )
     except ValidationError:
         return JsonResponse({"error": _("This is not a push subscription.")}, status=400)
+    devices.remember(request, subscription.pk)  # signing out unsubscribes it
     return JsonResponse({"id": subscription.pk}, status=201)
 
 

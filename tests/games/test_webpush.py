@@ -415,6 +415,22 @@ def test_a_player_removes_a_device_and_only_their_own(push_service: PushService)
     assert "No device gets push notifications yet." in page
 
 
+def test_signing_out_unsubscribes_the_devices_that_session_subscribed(
+    push_service: PushService,
+) -> None:
+    # A shared browser: the next person to use it must not get this player's pushes.
+    ben = UserFactory()
+    shared = client_for(ben)
+    form = _subscribe_form(push_service, ben, "shared")
+    assert shared.post(reverse("accounts:push_subscribe"), form).status_code == 201
+    phone = push_service.device(ben, "phone")  # subscribed from another session
+    assert PushSubscription.objects.filter(user=ben).count() == 2
+
+    assert shared.post(reverse("account_logout")).status_code == 302
+
+    assert list(PushSubscription.objects.filter(user=ben)) == [phone]
+
+
 def test_a_deleted_account_leaves_no_device(push_service: PushService) -> None:
     from accounts.services import user_delete
 
