@@ -23,7 +23,7 @@ from accounts.adapter import DELETED_USERNAME_PREFIX, FAREWELL_PREFIX, FAREWELL_
 from accounts.models import NotificationPreference, PushSubscription, User, Vacation
 from accounts.notifications import CHANNELS, CHOOSABLE, Channel, Event
 from accounts.selectors import vacation_current, vacation_days_used
-from accounts.signals import user_deleting
+from accounts.signals import user_deleting, vacation_changed
 
 
 @transaction.atomic
@@ -174,7 +174,9 @@ def vacation_start(*, user: User, until: datetime.date) -> Vacation:
     ends_at = datetime.datetime.combine(
         until + datetime.timedelta(days=1), datetime.time(), tzinfo=datetime.UTC
     )
-    return Vacation.objects.create(user=user, starts_at=now, ends_at=ends_at)
+    vacation = Vacation.objects.create(user=user, starts_at=now, ends_at=ends_at)
+    vacation_changed.send(sender=User, user=user)
+    return vacation
 
 
 @transaction.atomic
@@ -190,6 +192,7 @@ def vacation_end(*, user: User) -> bool:
     else:
         vacation.ends_at = now
         vacation.save(update_fields=["ends_at"])
+    vacation_changed.send(sender=User, user=user)
     return True
 
 

@@ -833,6 +833,20 @@ def user_leave_games_on_delete(*, user: User, **kwargs: object) -> None:
     DataExport.objects.filter(user=user).delete()
 
 
+def games_touch_on_vacation(*, user: User, **kwargs: object) -> None:
+    """Receiver of ``accounts.signals.vacation_changed``: the player's correspondence games
+    in play move their version on, so that open pages redraw their vacation notice and
+    clock without a reload (the deadlines themselves are read with the vacations)."""
+    games = Game.objects.filter(
+        status=Game.Status.ACTIVE,
+        pace=Game.Pace.CORRESPONDENCE,
+        lockstep__isnull=True,
+        seats__user=user,
+        seats__status=Seat.Status.PLAYING,
+    )
+    _touch_all(Game.objects.filter(pk__in=games.values("pk")), timezone.now())
+
+
 def deadlines_enforce(*, game: Game, now: datetime.datetime | None = None) -> bool:
     """Time out the players the game still waits for if its round's deadline has passed.
 

@@ -659,6 +659,7 @@ def game_poll(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         context["frame"] = frame = framing.frame_of(game)
         context.update(_page_extras(request, game, seat, final=True, framed=frame is not None))
     context.update(poll=True, with_board=not drafting, poll_token=request.GET["t"])
+    context["away"] = _away(game, seat)  # a vacation begun or ended since (out of band)
     return render(request, "games/_update.html", context)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import re
 from typing import Any
 
 import pytest
@@ -160,6 +161,44 @@ def test_opponents_see_the_vacation_on_the_game_page_and_in_the_lobby(
     page = client.get(reverse("games:detail", args=[game.pk])).content.decode()
     assert 'data-testid="vacation-notice"' not in page
     assert "(on vacation)" not in client.get(reverse("games:lobby")).content.decode()
+
+
+def test_an_open_page_hears_of_a_vacation_begun_and_ended_without_a_reload(
+    clock: Any, client: Client, ana: User, ben: User
+) -> None:
+    game = correspondence(ana, ben)
+    client.force_login(ana)
+    page = client.get(reverse("games:detail", args=[game.pk])).content.decode()
+    assert 'id="away-notices"' in page and "ben is on vacation" not in page
+    token = re.search(r"&amp;t=([^&\"]+)\"", page)
+    assert token is not None
+    seen = Game.objects.get(pk=game.pk).version
+
+    def poll(version: int) -> tuple[int, str]:
+        url = reverse("games:poll", args=[game.pk])
+        address = f"{url}?v={version}&s=active&draft=1&t={token.group(1)}"
+        response = client.get(address, HTTP_HX_REQUEST="true")
+        return response.status_code, response.content.decode()
+
+    assert poll(seen)[0] == 204
+    account_services.vacation_start(user=ben, until=datetime.date(2026, 6, 14))
+    # The game moved on: the page's next poll brings the notice, out of band.
+    status, answer = poll(seen)
+    assert status == 200
+    assert 'id="away-notices" hx-swap-oob="true"' in answer
+    assert "ben is on vacation (back on June 15, 2026)" in answer
+    seen = Game.objects.get(pk=game.pk).version
+    clock.move_to(START + datetime.timedelta(hours=1), tick=False)
+    account_services.vacation_end(user=ben)
+    status, answer = poll(seen)
+    assert status == 200
+    assert 'id="away-notices" hx-swap-oob="true"' in answer
+    assert "is on vacation" not in answer
+    # A game of his that is not a correspondence game in play did not move.
+    live = started_game([ana, ben], pace=Game.Pace.LIVE)
+    before = live.version
+    account_services.vacation_start(user=ben, until=datetime.date(2026, 6, 14))
+    assert Game.objects.get(pk=live.pk).version == before
 
 
 def test_a_live_game_page_shows_no_vacation_notice(
