@@ -3,6 +3,7 @@
     python benchmarks/lab/distill.py label [--deals 3000] [--label-seed 5000000] [--jobs 2]
     python benchmarks/lab/distill.py fit [--seed 0] [--epochs 40] [--hidden 48] [--focus 0.3]
         [--out rules/weights/master.json] [--curve benchmarks/lab/master_curve.svg]
+        [--extra grid,free,table,contention]
     python benchmarks/lab/distill.py all [--deals 3000] ...      # both, one command
 
 ``label`` plays standard deals one-ply on the shipped linear evaluation (a random turn
@@ -26,7 +27,9 @@ multiple of 10 are held out: the log gives, per epoch, the held-out within-move 
 ranks first among those labelled, against the best labelled one), the linear value's
 beside it; the network of the epoch with the lowest held-out within-move RMSE near the top
 (of the turns within a point of their move's best on the linear value) is written, and the
-curve drawn as an SVG.
+curve drawn as an SVG. ``--extra`` screens inputs the master does not compute: it
+appends ``evaluator_screen.py``'s families, computed from each stored afterstate, and
+fits and reports as above, but writes no network (NOTEBOOK.md, issue #39's second pass).
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ import json
 import os
 import sys
 import time
+from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
@@ -147,9 +151,16 @@ def label(args: argparse.Namespace) -> None:
 # -- fit ---------------------------------------------------------------------------------
 
 
-def load(first: int, deals: int):  # type: ignore[no-untyped-def]
+def load(first: int, deals: int, extra: Sequence[str] = ()):  # type: ignore[no-untyped-def]
+    """The labels of the deals asked for; ``extra`` names ``evaluator_screen.py`` families
+    computed from each stored afterstate and appended to its inputs."""
     import numpy as np
 
+    families = []
+    if extra:
+        from benchmarks.lab import evaluator_screen as screen
+
+        families = [getattr(screen, name) for name in extra]
     xs, linear, target, move, held = [], [], [], [], []
     moves = 0
     for chunk in range(first, first + deals, CHUNK):
@@ -157,8 +168,13 @@ def load(first: int, deals: int):  # type: ignore[no-untyped-def]
         if not path.exists():
             continue
         with gzip.open(path, "rt", encoding="utf-8") as source:
-            for seed, _stage, _unseen, rows in json.load(source):
-                for x, lin, y, *_afterstate in rows:
+            for seed, stage, unseen, rows in json.load(source):
+                if families:
+                    outlook = Outlook.of([screen.DECK.card(n) for n in unseen], stage)
+                for x, lin, y, cards, workers in rows:
+                    if families:
+                        board = screen._board(cards, workers)
+                        x = [*x, *(v for family in families for v in family(board, outlook))]
                     xs.append(x)
                     linear.append(lin)
                     target.append(y)
@@ -200,9 +216,10 @@ def regret(values, target, move) -> float:  # type: ignore[no-untyped-def]
 def fit(args: argparse.Namespace) -> None:
     import numpy as np
 
-    from rules.master import INPUTS, MasterValue
+    from rules.master import MasterValue
 
-    x, linear, target, move, held = load(args.label_seed, args.deals)
+    extra = [name for name in args.extra.split(",") if name]
+    x, linear, target, move, held = load(args.label_seed, args.deals, extra)
     if not len(x):
         raise SystemExit("no labels: run `label` first")
     train, test = ~held, held
@@ -211,7 +228,7 @@ def fit(args: argparse.Namespace) -> None:
     mean = x[train].mean(axis=0)
     scale = x[train].std(axis=0)
     scale[scale < 1e-6] = 1.0
-    sizes = [INPUTS, args.hidden, args.hidden, 1]
+    sizes = [x.shape[1], args.hidden, args.hidden, 1]
     layers = [
         [rng.normal(0, 1 / np.sqrt(a), (a, b)) * (0.1 if b == 1 else 1.0), np.zeros(b)]
         for a, b in itertools.pairwise(sizes)
@@ -296,8 +313,12 @@ def fit(args: argparse.Namespace) -> None:
             flush=True,
         )
     assert best is not None
-    Path(args.out).write_text(json.dumps(best[2].to_json()) + "\n", encoding="utf-8")
-    print(f"wrote {args.out}: epoch {best[1]}, the lowest held-out within-move RMSE near the top")
+    if extra:
+        # rules.master computes only its own inputs: such a network is a screen, not a level.
+        print(f"epoch {best[1]} was the best near the top; with --extra nothing is written")
+    else:
+        Path(args.out).write_text(json.dumps(best[2].to_json()) + "\n", encoding="utf-8")
+        print(f"wrote {args.out}: epoch {best[1]}, the lowest held-out error near the top")
     if args.curve:
         Path(args.curve).write_text(curve(log, base_rmse, base_regret, base_near), "utf-8")
         print(f"wrote {args.curve}")
@@ -376,6 +397,9 @@ def main() -> None:
     parser.add_argument("--rate", type=float, default=0.003)
     parser.add_argument("--out", default="rules/weights/master.json")
     parser.add_argument("--curve", default="benchmarks/lab/master_curve.svg")
+    parser.add_argument(
+        "--extra", default="", help="evaluator_screen.py families as more inputs: a screen"
+    )
     args = parser.parse_args()
     if args.command in ("label", "all"):
         label_args = argparse.Namespace(deals=args.deals, seed=args.label_seed, jobs=args.jobs)
