@@ -8,19 +8,10 @@ import random
 import pytest
 
 from benchmarks.lab.deeper_search import three_ply_choices
-from rules import Board, Card, Turn, Variants
+from rules import Turn, Variants
 from rules.bot import Search, _strong_choices, _strong_ranked
 from rules.evaluation import load_weights
-from tests.rules.helpers import random_game
-
-
-def position(seed: int, variants: Variants, rounds: int) -> tuple[Board, Card, list[Card]]:
-    """A solo board after ``rounds`` random rounds, the next card and the unseen cards."""
-    game = random_game(seed, 1, variants, rounds=rounds)
-    card = game.current_card
-    assert card is not None
-    unseen = [c for c in game.deck if c.number not in game.revealed]
-    return game.boards["p0"], card, unseen
+from tests.rules.helpers import position
 
 
 @pytest.mark.parametrize("variants", [Variants(), Variants(diagonal=True, ferryman=True)])

@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 import textwrap
+from pathlib import Path
 
+import rules
 from rules import (
     Board,
     Card,
@@ -79,3 +83,25 @@ def shift_zonemap(landscape: Landscape, down: int, right: int) -> str:
     lines = [" ".join(["."] * width)] * down
     lines += [" ".join(["."] * right + row) for row in rows]
     return "\n".join(lines) + "\n"
+
+
+def position(seed: int, variants: Variants, rounds: int) -> tuple[Board, Card, list[Card]]:
+    """A solo board after ``rounds`` random rounds, the next card and the unseen cards."""
+    game = random_game(seed, 1, variants, rounds=rounds)
+    card = game.current_card
+    assert card is not None
+    unseen = [c for c in game.deck if c.number not in game.revealed]
+    return game.boards["p0"], card, unseen
+
+
+def fresh_python(code: str) -> str:
+    """What ``code`` prints in a new interpreter started beside the ``rules`` package: what
+    importing it loads, with nothing this test run imported already."""
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        cwd=Path(rules.__file__).parent.parent,
+        check=True,
+    )
+    return done.stdout

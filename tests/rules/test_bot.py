@@ -10,7 +10,6 @@ from hypothesis import strategies as st
 
 from rules import (
     Board,
-    Card,
     IllegalMoveError,
     InvalidInputError,
     Placement,
@@ -42,18 +41,9 @@ from rules.evaluation import (
     load_weights,
     value_turns,
 )
-from tests.rules.helpers import ALL_VARIANTS, random_game
+from tests.rules.helpers import ALL_VARIANTS, position
 
 POSITIONS = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-
-
-def position(seed: int, variants: Variants, rounds: int) -> tuple[Board, Card, list[Card]]:
-    """A solo board after ``rounds`` random rounds, the next card and the unseen cards."""
-    game = random_game(seed, 1, variants, rounds=rounds)
-    card = game.current_card
-    assert card is not None
-    unseen = [c for c in game.deck if c.number not in game.revealed]
-    return game.boards["p0"], card, unseen
 
 
 @POSITIONS

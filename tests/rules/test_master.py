@@ -6,32 +6,19 @@ when a master plays: the other levels never load numpy."""
 from __future__ import annotations
 
 import random
-import subprocess
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import rules
-from rules import Board, Card, InvalidInputError, Turn, Variants, load_deck
+from rules import Board, InvalidInputError, Turn, Variants, load_deck
 from rules.bot import BotLevel, bot_turn, search_of
 from rules.evaluation import Outlook, best_values, load_weights
 from rules.master import INPUTS, MasterValue, load_master
-from tests.rules.helpers import ALL_VARIANTS, random_game
+from tests.rules.helpers import ALL_VARIANTS, fresh_python, position
 
 POSITIONS = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-
-
-def position(seed: int, variants: Variants, rounds: int) -> tuple[Board, Card, list[Card]]:
-    """A solo board after ``rounds`` random rounds, the next card and the unseen cards."""
-    game = random_game(seed, 1, variants, rounds=rounds)
-    card = game.current_card
-    assert card is not None
-    unseen = [c for c in game.deck if c.number not in game.revealed]
-    return game.boards["p0"], card, unseen
 
 
 @POSITIONS
@@ -137,14 +124,8 @@ def test_numpy_loads_only_when_a_master_plays() -> None:
         "    rules.bot.bot_turn(board, card, unseen=list(deck), level=level)\n"
         "print('numpy' in sys.modules)\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", code],
-        capture_output=True,
-        text=True,
-        cwd=Path(rules.__file__).parent.parent,
-        check=True,
-    )
-    assert done.stdout.split() == ["False", "False", "False", "False", "True"]
+    printed = fresh_python(code)
+    assert printed.split() == ["False", "False", "False", "False", "True"]
 
 
 def test_master_weights_round_trip_and_refuse_a_wrong_shape() -> None:

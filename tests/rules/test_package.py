@@ -6,13 +6,12 @@ import doctest
 import importlib
 import pkgutil
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 import rules
+from tests.rules.helpers import fresh_python
 
 # ``rules.__main__`` runs the command line when imported.
 MODULES = sorted(
@@ -27,14 +26,8 @@ def test_rules_imports_nothing_from_django() -> None:
         "import sys, rules, rules.cli\n"
         "print(sorted(m for m in sys.modules if m.split('.')[0] == 'django'))\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", code],
-        capture_output=True,
-        text=True,
-        cwd=Path(rules.__file__).parent.parent,
-        check=True,
-    )
-    assert done.stdout.strip() == "[]"
+    printed = fresh_python(code)
+    assert printed.strip() == "[]"
 
 
 def test_import_rules_loads_no_bot_and_no_weights() -> None:
@@ -49,15 +42,9 @@ def test_import_rules_loads_no_bot_and_no_weights() -> None:
         "loaded += [m for m in sys.modules if m in ('rules.master', 'numpy')]\n"
         "print(loaded, rules.bot.search_of(rules.bot.BotLevel.STRONG).evaluation)\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", code],
-        capture_output=True,
-        text=True,
-        cwd=Path(rules.__file__).parent.parent,
-        check=True,
-    )
+    printed = fresh_python(code)
     # Nothing of the bots before, and then the weights, once asked for.
-    assert done.stdout.strip() == "[] LearnedWeights(<16 stages of 27 coefficients>)"
+    assert printed.strip() == "[] LearnedWeights(<16 stages of 27 coefficients>)"
     assert not hasattr(rules, "bot_turn")
 
 
