@@ -28,6 +28,8 @@ from leaderboards.services import game_finished, player_stats_rebuild
 from moderation.models import Ban, Report
 from moderation.selectors import MODERATORS_GROUP
 from rules import solo_rating
+from tournaments import services as tournaments
+from tournaments.models import Tournament
 
 PASSWORD = "pw-limes-123"
 
@@ -422,3 +424,17 @@ def final_score(seat: Seat) -> int:
     """The score of a seat in a finished game."""
     assert seat.score is not None
     return seat.score
+
+
+def tournament_open(
+    name: str, *, deals: int = 2, ends_in: datetime.timedelta = datetime.timedelta(hours=1)
+) -> Tournament:
+    """An asynchronous standard tournament of ``deals`` deals, open since an hour ago."""
+    now = timezone.now()
+    return tournaments.tournament_create(
+        name=name,
+        ruleset="standard",
+        deal_count=deals,
+        starts_at=now - datetime.timedelta(hours=1),
+        ends_at=now + ends_in,
+    )

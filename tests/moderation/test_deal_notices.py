@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-import datetime
 from collections.abc import Callable
 
 import pytest
-from django.utils import timezone
 
 from accounts.models import Notification, User
 from games import services as games
 from games.models import Game, SoloResult
 from moderation import services
+from tests.factories import tournament_open
 from tournaments import services as tournaments
 
 pytestmark = pytest.mark.django_db
@@ -20,14 +19,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def deal(player: User, play_rounds: Callable[[Game, int], Game]) -> Game:
     """The player's first deal of the Weekday cup, played to the end."""
-    now = timezone.now()
-    cup = tournaments.tournament_create(
-        name="Weekday cup",
-        ruleset="standard",
-        deal_count=2,
-        starts_at=now - datetime.timedelta(hours=1),
-        ends_at=now + datetime.timedelta(hours=1),
-    )
+    cup = tournament_open("Weekday cup")
     tournaments.tournament_join(tournament=cup, user=player)
     return play_rounds(tournaments.deal_play(tournament=cup, user=player, number=1), 16)
 

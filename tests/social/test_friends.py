@@ -20,7 +20,7 @@ from games.models import Game
 from social import services
 from social.models import Block, Follow, FriendRequest
 from social.selectors import are_friends, friends_of
-from tests.factories import UserFactory, finished_multi, started_game
+from tests.factories import UserFactory, finished_multi, started_game, tournament_open
 from tests.pages import client_for
 from tournaments import services as tournaments
 
@@ -78,14 +78,7 @@ def test_a_friends_tournament_deal_is_named_as_its_own_page_names_it(
     ana: User, ben: User, play_rounds: Callable[[Game, int], Game], time_machine: TimeMachineFixture
 ) -> None:
     services.follow(user=ana, other=ben)
-    now = timezone.now()
-    cup = tournaments.tournament_create(
-        name="Weekday cup",
-        ruleset="standard",
-        deal_count=2,
-        starts_at=now - datetime.timedelta(hours=1),
-        ends_at=now + datetime.timedelta(hours=2),
-    )
+    cup = tournament_open("Weekday cup", ends_in=datetime.timedelta(hours=2))
     tournaments.tournament_join(tournament=cup, user=ben)
     deal = play_rounds(tournaments.deal_play(tournament=cup, user=ben, number=1), 16)
     time_machine.move_to(cup.ends_at + datetime.timedelta(minutes=1), tick=False)

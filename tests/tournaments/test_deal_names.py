@@ -11,12 +11,11 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
-from django.utils import timezone
 from time_machine import TimeMachineFixture
 
 from accounts.models import User
 from games.models import Game
-from tests.factories import UserFactory, moderators_group
+from tests.factories import UserFactory, moderators_group, tournament_open
 from tests.pages import client_for
 from tournaments import services
 from tournaments.models import Tournament
@@ -24,13 +23,6 @@ from tournaments.models import Tournament
 pytestmark = pytest.mark.django_db
 
 HOUR = datetime.timedelta(hours=1)
-
-
-def cup(name: str, deals: int = 2) -> Tournament:
-    now = timezone.now()
-    return services.tournament_create(
-        name=name, ruleset="standard", deal_count=deals, starts_at=now - HOUR, ends_at=now + HOUR
-    )
 
 
 @pytest.fixture
@@ -51,7 +43,7 @@ def deals_of(
 def test_my_games_name_a_tournaments_deals_as_their_pages_do(
     ana: User, play_rounds: Callable[[Game, int], Game]
 ) -> None:
-    finished, playing = deals_of(ana, cup("Weekday cup"), play_rounds)
+    finished, playing = deals_of(ana, tournament_open("Weekday cup"), play_rounds)
     page = client_for(ana).get(reverse("games:mine")).content.decode()
     in_play, done = page.split('id="finished"')
     assert f"/games/{playing.pk}/" in in_play and "Weekday cup, deal 2 of 2" in in_play
@@ -63,11 +55,11 @@ def test_my_games_read_the_deals_names_in_queries_that_do_not_grow(
     ana: User, play_rounds: Callable[[Game, int], Game]
 ) -> None:
     client = client_for(ana)
-    deals_of(ana, cup("Weekday cup"), play_rounds)
+    deals_of(ana, tournament_open("Weekday cup"), play_rounds)
     with CaptureQueriesContext(connection) as one:
         client.get(reverse("games:mine"))
     for name in ("Autumn cup", "Winter cup"):
-        deals_of(ana, cup(name), play_rounds)
+        deals_of(ana, tournament_open(name), play_rounds)
     with CaptureQueriesContext(connection) as three:
         page = client.get(reverse("games:mine")).content.decode()
     assert "Winter cup, deal 2 of 2" in page and "Autumn cup, deal 1 of 2" in page
@@ -77,7 +69,7 @@ def test_my_games_read_the_deals_names_in_queries_that_do_not_grow(
 def test_the_home_page_names_a_tournaments_deals_as_their_pages_do(
     ana: User, play_rounds: Callable[[Game, int], Game]
 ) -> None:
-    finished, playing = deals_of(ana, cup("Weekday cup"), play_rounds)
+    finished, playing = deals_of(ana, tournament_open("Weekday cup"), play_rounds)
     page = client_for(ana).get(reverse("games:home")).content.decode()
     running, recent = page.split("Recently finished")
     assert f"/games/{playing.pk}/" in running and "Weekday cup, deal 2 of 2" in running
@@ -88,7 +80,7 @@ def test_the_home_page_names_a_tournaments_deals_as_their_pages_do(
 def test_a_deals_replay_and_its_embed_are_named_as_its_page_names_it(
     ana: User, play_rounds: Callable[[Game, int], Game], time_machine: TimeMachineFixture
 ) -> None:
-    weekday = cup("Weekday cup")
+    weekday = tournament_open("Weekday cup")
     finished, _playing = deals_of(ana, weekday, play_rounds)
     replay = client_for(ana).get(reverse("games:replay", args=[finished.pk])).content.decode()
     assert "<title>Replay · Weekday cup, deal 1 of 2" in replay
@@ -103,7 +95,7 @@ def test_a_deals_replay_and_its_embed_are_named_as_its_page_names_it(
 def test_a_deals_comparison_page_is_named_as_its_page_names_it(
     ana: User, play_rounds: Callable[[Game, int], Game]
 ) -> None:
-    finished, _playing = deals_of(ana, cup("Weekday cup"), play_rounds)
+    finished, _playing = deals_of(ana, tournament_open("Weekday cup"), play_rounds)
     url = reverse("leaderboards:game_duplicate", args=[finished.pk])
     page = client_for(ana).get(url).content.decode()
     assert "<h1>Weekday cup, deal 1 of 2</h1>" in page
@@ -113,7 +105,7 @@ def test_a_deals_comparison_page_is_named_as_its_page_names_it(
 def test_a_deals_embed_code_is_titled_as_its_page_names_it(
     ana: User, play_rounds: Callable[[Game, int], Game], time_machine: TimeMachineFixture
 ) -> None:
-    weekday = cup("Weekday cup")
+    weekday = tournament_open("Weekday cup")
     finished, _playing = deals_of(ana, weekday, play_rounds)
     time_machine.move_to(weekday.ends_at + HOUR, tick=False)
     page = client_for(ana).get(reverse("games:detail", args=[finished.pk])).content.decode()
@@ -129,11 +121,11 @@ def test_the_admins_seats_name_the_deals_in_queries_that_do_not_grow(
     moderator.groups.add(moderators_group())
     client = client_for(moderator)
     seats = reverse("admin:games_seat_changelist")
-    deals_of(ana, cup("Weekday cup"), play_rounds)
+    deals_of(ana, tournament_open("Weekday cup"), play_rounds)
     with CaptureQueriesContext(connection) as one:
         client.get(seats)
     for name in ("Autumn cup", "Winter cup"):
-        deals_of(ana, cup(name), play_rounds)
+        deals_of(ana, tournament_open(name), play_rounds)
     with CaptureQueriesContext(connection) as three:
         page = client.get(seats).content.decode()
     assert "Weekday cup, deal 1 of 2" in page and "Winter cup, deal 2 of 2" in page
