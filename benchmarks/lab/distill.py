@@ -72,6 +72,7 @@ Record = tuple[int, int, list[int], list[Row]]
 
 def label_deal(seed: int) -> list[Record]:
     """Deal ``seed``'s labelled moves (see the module docstring)."""
+    from benchmarks.lab.evaluator_screen import placed_cards
     from rules.master import inputs
 
     weights = load_weights()
@@ -110,13 +111,12 @@ def label_deal(seed: int) -> list[Record]:
             for board, total in zip(boards, totals, strict=True):
                 features = afterstate_features(board, move.outlook)
                 linear = sum(f * c for f, c in zip(features, coefficients, strict=True))
-                cards = [(p.card.number, p.card_at, p.rotation) for p in board.cards]
                 rows.append(
                     (
                         inputs(board, move.outlook),
                         round(linear, 5),
                         total / len(move.unseen),
-                        cards,
+                        placed_cards(board),
                         list(board.workers),
                     )
                 )

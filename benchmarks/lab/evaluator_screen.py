@@ -76,8 +76,7 @@ def collect_deal(seed: int) -> list[Record]:
             for following in move.unseen:
                 later = Outlook.of([c for c in move.unseen if c != following], stage - 1)
                 total += best_values([after], following, variants, later, weights)[0]
-            cards = [(p.card.number, p.card_at, p.rotation) for p in after.cards]
-            kept.append((cards, list(after.workers), total / len(move.unseen)))
+            kept.append((placed_cards(after), list(after.workers), total / len(move.unseen)))
         records.append((seed, stage, [c.number for c in move.unseen], kept))
 
     one_ply(weights, variants, seed, 0.1, visit)
@@ -220,7 +219,13 @@ def _base(board: Board, outlook: Outlook) -> list[float]:
     return afterstate_features(board, outlook)[:-1]
 
 
+def placed_cards(board: Board) -> list[tuple[int, tuple[int, int], int]]:
+    """A board's cards as the label files keep them: number, card position, rotation."""
+    return [(p.card.number, p.card_at, p.rotation) for p in board.cards]
+
+
 def _board(cards: list[tuple[int, tuple[int, int], int]], workers: list[tuple[int, int]]) -> Board:
+    # ``placed_cards`` and the workers back into a board (JSON made the tuples lists).
     placed = (PlacedCard(DECK.card(n), (at[0], at[1]), rotation) for n, at, rotation in cards)
     return Board(tuple(placed), tuple((r, c) for r, c in workers))
 
