@@ -12,6 +12,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from accounts.models import User
+from core.polls import is_poll
 
 
 class PlayerLanguageMiddleware:
@@ -38,7 +39,7 @@ class PlayerLanguageMiddleware:
         view_args: tuple[object, ...],
         view_kwargs: dict[str, object],
     ) -> None:
-        if getattr(view_func, "is_poll", False):
+        if is_poll(view_func):
             return
         user = getattr(request, "user", None)
         if isinstance(user, User) and user.is_authenticated and user.language:

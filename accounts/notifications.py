@@ -1,7 +1,7 @@
 """Every notification event and channel, named once (the typed events of the floor).
 
 A player chooses, per event, the channels it reaches them by (``NotificationPreference``);
-``games.notify.notify`` is the one service that dispatches an event: a notice on the site,
+``floor.notify.notify`` is the one service that dispatches an event: a notice on the site,
 an e-mail and a push to each subscribed device, as the player chose.
 """
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from django.core.cache import cache
 from django.http import HttpRequest
 
-from games.throttle import client_address
+from core.clients import client_address
 
 WINDOW_SECONDS = 60
 # Requests a window: without a token, per address; with one, per token. No address may

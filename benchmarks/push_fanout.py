@@ -12,7 +12,7 @@ both players) is timed through ``games.services.move_submit``, after-commit work
 included. Half the games have ``--devices`` subscribed devices on the waiting player,
 half none, interleaved so that both see the same machine.
 
-Then the queued pushes are delivered by hand as the worker would (``games.webpush``),
+Then the queued pushes are delivered by hand as the worker would (``floor.webpush``),
 each to every device of its player, at a stand-in push service on 127.0.0.1 (an HTTP
 server in this process answering 201): the worker's time per notification and per
 device (encryption, VAPID signature, HTTP round trip).
@@ -69,7 +69,8 @@ def run(games: int, devices: int) -> None:
 
     import rules
     from accounts.models import PushSubscription, User
-    from games import rebuild, services, webpush
+    from floor import webpush
+    from games import rebuild, services
     from games.models import Game
 
     override_settings(TASKS={"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}).enable()
@@ -118,7 +119,7 @@ def run(games: int, devices: int) -> None:
     wall, own, db, machine = (b - a for a, b in zip(before, after, strict=True))
 
     queued = list(
-        DBTaskResult.objects.filter(task_path="games.tasks.webpush_send").order_by("enqueued_at")
+        DBTaskResult.objects.filter(task_path="floor.tasks.webpush_send").order_by("enqueued_at")
     )
     per_notification: list[float] = []
     sent_devices = 0

@@ -8,7 +8,7 @@ session needed, the same code as a game's) straight to one stream server on 127.
 (or, with ``--port`` the proxy's, through HAProxy), checks that each one got its first
 event, and reads the stream server's memory (the PSS of its process group: gunicorn's
 master and its uvicorn workers) before and with them. Then
-it publishes one lobby event through Redis, as ``games.push`` does, and times its arrival
+it publishes one lobby event through Redis, as ``floor.push`` does, and times its arrival
 at every stream. Then it hangs up on all of them and goes to the next count.
 """
 

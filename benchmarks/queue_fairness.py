@@ -86,7 +86,7 @@ def run(flood: int, after_resign: float, limit: float, no_cap: bool) -> None:
     tag = uuid.uuid4().hex[:6]
     player = User.objects.create_user(f"q{tag}p", password="bench-pw-123")
     flooder = User.objects.create_user(f"q{tag}f", password="bench-pw-123")
-    has_beats = (ROOT / "games/management/commands/task_worker.py").exists()
+    has_beats = (ROOT / "floor/management/commands/task_worker.py").exists()
     command = "task_worker" if has_beats else "db_worker"
     worker = subprocess.Popen(
         [sys.executable, "manage.py", command, "--no-reload", "--interval", "0.1"],

@@ -11,13 +11,12 @@ class GamesConfig(AppConfig):
 
     def ready(self) -> None:
         from accounts.signals import user_deleting, vacation_changed
-        from games import (
-            internals,  # noqa: F401  (registers the check of Django's version)
-            taskqueue,  # noqa: F401  (and of django-tasks-db's)
-        )
+        from floor.mail import turn_mail_source
         from games.services import games_touch_on_vacation, user_leave_games_on_delete
         from games.showcase import showcase_forget_on_commit
+        from games.turnmail import turns_waiting
 
         user_deleting.connect(user_leave_games_on_delete, dispatch_uid="games-user-deleting")
         user_deleting.connect(showcase_forget_on_commit, dispatch_uid="games-showcase-deleting")
         vacation_changed.connect(games_touch_on_vacation, dispatch_uid="games-vacation")
+        turn_mail_source(turns_waiting)

@@ -16,22 +16,17 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django_tasks import task
 
 import rules
 import rules.bot
 from accounts.models import User
 from core.errors import ActionRefused
-from games import taskqueue, throttle
+from floor.taskqueue import fair_priority
+from games import services, throttle
 from games.analysis import assess_seat
 from games.models import DailyPar, Game, GameAnalysis, Ruleset, SeatAnalysis
 from games.rebuild import deck, game_moves, player_key, rules_game, unseen_cards
-from games.services import (
-    MoveRejected,
-    bot_move_submit,
-    daily_cards,
-    ensure_hint_allowed,
-    game_mark_assisted,
-)
 
 # -- computer players ------------------------------------------------------------------------
 
@@ -70,8 +65,8 @@ def bots_play(*, game_id: int, round_number: int) -> int:
             seed=game.seed + 100 * round_number + seat.position,
         )
         try:
-            bot_move_submit(game=game, seat=seat, round_number=round_number, turn=turn)
-        except MoveRejected:
+            services.bot_move_submit(game=game, seat=seat, round_number=round_number, turn=turn)
+        except services.MoveRejected:
             continue  # the round moved on, or this seat played meanwhile: nothing to do
         played += 1
     return played
@@ -90,7 +85,7 @@ def hint_take(*, game: Game, user: User) -> rules.Turn:
     """
     game = Game.objects.get(pk=game.pk)
     seats = list(game.seats.select_related("user").order_by("position"))
-    ensure_hint_allowed(game=game, seats=seats, user=user)
+    services.ensure_hint_allowed(game=game, seats=seats, user=user)
     if not throttle.hint_take_allowed(user.pk):
         raise ActionRefused(_("That is a lot of hints at once: wait a minute."), status=429)
     state = rules_game(game, seats)
@@ -105,7 +100,7 @@ def hint_take(*, game: Game, user: User) -> rules.Turn:
         unseen=unseen_cards(state),
         variants=state.variants,
     )
-    game_mark_assisted(game_id=game.pk, user=user, round_number=round_number)
+    services.game_mark_assisted(game_id=game.pk, user=user, round_number=round_number)
     return turn
 
 
@@ -158,7 +153,7 @@ def analysis_request(*, game: Game) -> GameAnalysis:
         analysis, created = GameAnalysis.objects.get_or_create(game=game)
         if created:
             game_id = game.pk
-            transaction.on_commit(lambda: taskqueue.game_analyse_enqueue(game_id))
+            transaction.on_commit(lambda: game_analyse_enqueue(game_id))
     return analysis
 
 
@@ -177,7 +172,7 @@ def daily_par_compute(*, day: datetime.date, ruleset: str = Ruleset.STANDARD) ->
         diagonal=ruleset in (Ruleset.DIAGONAL, Ruleset.BOTH),
         ferryman=ruleset in (Ruleset.FERRYMAN, Ruleset.BOTH),
     )
-    cards = daily_cards(day)
+    cards = services.daily_cards(day)
     try:
         bot_score = _bot_alone(cards, variants)
         best_score, _turns = rules.bot.hindsight_best(
@@ -210,3 +205,57 @@ def _bot_alone(cards: list[rules.Card], variants: rules.Variants) -> int:
         turn = rules.bot.bot_turn(board, card, unseen=unseen, variants=variants, level="strong")
         board = board.play(card, turn, variants)
     return board.landscape.score().total
+
+
+# -- the queue: the tasks that run the work above, and their place in it --------------------
+
+# Computers' turns: a person is waiting for them. Analyses and the par: nobody waits.
+BOTS_PRIORITY = 50
+ANALYSIS_PRIORITY = 0
+# The most recent finished games of a player whose analyses push theirs back.
+RECENT_GAMES = 40
+
+
+@task()
+def bots_play_task(game_id: int, round_number: int) -> int:
+    """The computer players' turns of one round (``bots_play``)."""
+    return bots_play(game_id=game_id, round_number=round_number)
+
+
+@task()
+def game_analyse_task(game_id: int) -> str:
+    """The post-game analysis of one finished game (``game_analyse``)."""
+    analysis = game_analyse(game_id=game_id)
+    return analysis.status if analysis is not None else "no such finished game"
+
+
+@task()
+def daily_par_task(day: str, ruleset: str) -> int | None:
+    """The par of ``day`` (ISO date) in ``ruleset`` (``daily_par_compute``)."""
+    par = daily_par_compute(day=datetime.date.fromisoformat(day), ruleset=ruleset)
+    return par.bot_score
+
+
+def _player_games(game_id: int) -> list[int]:
+    creator = Game.objects.filter(pk=game_id).values_list("created_by_id", flat=True).first()
+    if creator is None:
+        return [game_id]
+    ids = Game.objects.filter(created_by_id=creator, status=Game.Status.ACTIVE)
+    return [game_id, *ids.values_list("pk", flat=True)]
+
+
+def bots_play_enqueue(game_id: int, round_number: int) -> None:
+    """Queue the computers' turns of a round, behind the other tasks of the same player."""
+    priority = fair_priority(bots_play_task.module_path, BOTS_PRIORITY, _player_games(game_id))
+    bots_play_task.using(priority=priority).enqueue(game_id, round_number)
+
+
+def game_analyse_enqueue(game_id: int) -> None:
+    """Queue a finished game's analysis, behind the computers' turns and the player's backlog."""
+    creator = Game.objects.filter(pk=game_id).values_list("created_by_id", flat=True).first()
+    finished = Game.objects.filter(created_by_id=creator, status=Game.Status.FINISHED)
+    recent = list(finished.order_by("-finished_at").values_list("pk", flat=True)[:RECENT_GAMES])
+    path = game_analyse_task.module_path
+    game_analyse_task.using(
+        priority=fair_priority(path, ANALYSIS_PRIORITY, [game_id, *recent])
+    ).enqueue(game_id)

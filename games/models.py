@@ -556,43 +556,6 @@ class DailyPar(models.Model):
         return self.status == self.Status.DONE
 
 
-class TaskWorker(models.Model):
-    """A task worker (``manage.py task_worker``) and its last sign of life.
-
-    The tasks a worker claimed are put back in the queue once its beat is older than the
-    lease (``games.taskqueue``): a worker killed mid-task leaves nothing stuck.
-    """
-
-    worker_id = models.CharField(_("worker id"), max_length=64, primary_key=True)
-    started_at = models.DateTimeField(_("started at"), default=timezone.now)
-    beat_at = models.DateTimeField(_("last beat at"), default=timezone.now, db_index=True)
-
-    class Meta:
-        verbose_name = _("task worker")
-        verbose_name_plural = _("task workers")
-
-    def __str__(self) -> str:
-        return f"worker {self.worker_id}, last beat {self.beat_at:%Y-%m-%d %H:%M:%S}"
-
-
-class TurnMail(models.Model):
-    """The batching of a player's turn mails (``games.mail``): when the last one went, and
-    whether one is waiting for the interval to pass."""
-
-    user = models.OneToOneField(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True, related_name="+"
-    )
-    sent_at = models.DateTimeField(_("sent at"), null=True, blank=True)
-    due = models.BooleanField(_("due"), default=False)
-
-    class Meta:
-        verbose_name = _("turn mail")
-        verbose_name_plural = _("turn mails")
-
-    def __str__(self) -> str:
-        return f"turn mail of user {self.user_id}"
-
-
 class DataExport(models.Model):
     """A player's "Download my data" zip, built by the task worker (``games.export``).
 

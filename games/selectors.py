@@ -12,8 +12,8 @@ from django.db.models import Count, F, Max, Prefetch, Q, QuerySet
 from django.utils import timezone
 
 from accounts.models import User
+from floor.internals import RowsById, prefetch_filled
 from games import export
-from games.internals import RowsById, prefetch_filled
 from games.models import DailyPar, DataExport, Game, Lockstep, Ruleset, Seat, SoloResult
 from games.policy import sealed
 

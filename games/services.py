@@ -33,7 +33,9 @@ from accounts.models import User
 from accounts.notifications import Event
 from accounts.selectors import vacation_paused
 from core.errors import ActionRefused
-from games import export, mail, push, taskqueue, tasks
+from floor import mail, push
+from floor.notify import notify
+from games import computer, export, tasks
 from games.daily import daily_seed, today
 from games.models import (
     BotLevel,
@@ -47,7 +49,6 @@ from games.models import (
     Seat,
     SoloResult,
 )
-from games.notify import notify
 from games.policy import hint_refusal, seat_of
 from games.pollstate import poll_state_publish, poll_state_set
 from games.rebuild import (
@@ -481,7 +482,7 @@ def _bots_enqueue(game: Game, seats: list[Seat]) -> None:
         return
     game_id, round_number = game.pk, game.round
     # After the commit: the worker must see the round, and a rolled-back round has no card.
-    transaction.on_commit(lambda: taskqueue.bots_play_enqueue(game_id, round_number))
+    transaction.on_commit(lambda: computer.bots_play_enqueue(game_id, round_number))
 
 
 def _touch(game: Game, *fields: str) -> None:
@@ -518,11 +519,11 @@ def _next_deadline(game: Game, now: datetime.datetime, *, players: int) -> datet
 
 def _notify_round(game: Game, seats: list[Seat]) -> None:
     """Tell the players that a round waits for them: in a correspondence game by mail
-    (batched, by the task worker: ``games.mail``) and push, in a live one of several
+    (batched, by the task worker: ``floor.mail``) and push, in a live one of several
     players by push (shown only while the game's tab is hidden: ``sw.js``)."""
     users = [seat.user for seat in seats if seat.status == Seat.Status.PLAYING and seat.user]
-    mail.turn_mail_notify(game, users)
     if game.pace == Game.Pace.CORRESPONDENCE:
+        mail.turn_mail_notify(users)
         event = Event.TURN
     elif len(users) >= 2:
         event = Event.LIVE_TURN
@@ -966,7 +967,7 @@ def _analysis_enqueue(game: Game) -> None:
     # A game finishes once (under its row lock), so there is no row yet to find.
     GameAnalysis.objects.create(game=game)
     game_id = game.pk
-    transaction.on_commit(lambda: taskqueue.game_analyse_enqueue(game_id))
+    transaction.on_commit(lambda: computer.game_analyse_enqueue(game_id))
 
 
 # -- live tables: solo games dealt together --------------------------------------------------
@@ -1088,7 +1089,7 @@ def _lockstep_tick_at(table: Lockstep) -> None:
         return
     lockstep_id, when = table.pk, table.deadline
     transaction.on_commit(
-        lambda: tasks.lockstep_tick.using(run_after=when, priority=taskqueue.BOTS_PRIORITY).enqueue(
+        lambda: tasks.lockstep_tick.using(run_after=when, priority=computer.BOTS_PRIORITY).enqueue(
             lockstep_id
         )
     )
@@ -1178,7 +1179,7 @@ def daily_par_request(*, day: datetime.date, ruleset: str = Ruleset.STANDARD) ->
     par, created = DailyPar.objects.get_or_create(day=day, ruleset=ruleset)
     if created:
         iso = day.isoformat()
-        transaction.on_commit(lambda: tasks.daily_par_compute.enqueue(iso, ruleset))
+        transaction.on_commit(lambda: computer.daily_par_task.enqueue(iso, ruleset))
     return par
 
 

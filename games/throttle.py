@@ -7,9 +7,10 @@ holds across processes.
 
 from __future__ import annotations
 
-from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpRequest
+
+from core.clients import client_address
 
 # Wrong invitation codes allowed in one window, per player and per address (several
 # players may share an address: a school, a family).
@@ -20,17 +21,6 @@ CODE_WINDOW_SECONDS = 600
 # One a round at any human pace is far below it; a script asking 26 a second is not.
 HINTS_PER_WINDOW = 12
 HINT_WINDOW_SECONDS = 60
-
-
-def client_address(request: HttpRequest) -> str:
-    """The client's IP address, trusting as many proxies as allauth is told to."""
-    proxies = int(getattr(settings, "ALLAUTH_TRUSTED_PROXY_COUNT", 0))
-    forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
-    if proxies and forwarded:
-        hops = [hop.strip() for hop in forwarded.split(",") if hop.strip()]
-        if len(hops) >= proxies:
-            return str(hops[-proxies])
-    return str(request.META.get("REMOTE_ADDR", ""))
 
 
 def _keys(request: HttpRequest) -> list[tuple[str, int]]:

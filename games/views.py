@@ -29,6 +29,7 @@ from accounts.http import AuthenticatedHttpRequest, HtmxHttpRequest
 from accounts.selectors import vacations_until
 from core import tokens
 from core.errors import ActionRefused
+from core.polls import poll
 from games import (
     analysis,
     computer,
@@ -41,7 +42,6 @@ from games import (
     throttle,
 )
 from games.boardview import Draft, game_page, replay_page
-from games.decorators import poll
 from games.forms import (
     AddBotForm,
     JoinByCodeForm,

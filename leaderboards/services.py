@@ -27,7 +27,7 @@ from django.utils import timezone
 
 import rules
 from accounts.models import User
-from games import internals
+from floor import internals
 from games.models import Game, Ruleset, Seat
 from games.policy import is_sealed, sealed
 from games.rebuild import player_key, rules_game

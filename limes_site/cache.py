@@ -41,7 +41,9 @@ from django.conf import settings
 from django.core.cache.backends.base import DEFAULT_TIMEOUT
 from django.core.cache.backends.redis import RedisCache as DjangoRedisCache
 from django.core.cache.backends.redis import RedisCacheClient as DjangoRedisCacheClient
-from django.core.checks import CheckMessage, Error, Tags, register
+from django.core.checks import CheckMessage, Tags, register
+
+from core.fences import version_fence
 
 logger = logging.getLogger(__name__)
 
@@ -74,19 +76,20 @@ def shares_clients() -> bool:
 def check_django_version(app_configs: Any = None, **kwargs: Any) -> list[CheckMessage]:
     """An error, while this cache is configured, on a Django it was not written for."""
     backends = {cache.get("BACKEND") for cache in settings.CACHES.values()}
-    if shares_clients() or f"{__name__}.RedisCache" not in backends:
+    if f"{__name__}.RedisCache" not in backends:
         return []
-    written = ", ".join(f"{major}.{minor}" for major, minor in sorted(WRITTEN_FOR))
-    return [
-        Error(
-            f"limes_site/cache.py shares the clients of Django's Redis cache through its "
-            f"private parts and was written for Django {written}, not {django.get_version()}.",
-            hint="Read limes_site/cache.py against this Django, run "
-            "tests/limes_site/test_cache_fence.py and tests/cluster/test_redis_cache.py, "
-            "then add the version to limes_site.cache.WRITTEN_FOR.",
-            id="limes.E003",
-        )
-    ]
+    return version_fence(
+        what="limes_site/cache.py shares the clients of Django's Redis cache through its "
+        "private parts",
+        library="Django",
+        installed=django.VERSION[:2],
+        shown=django.get_version(),
+        written_for=WRITTEN_FOR,
+        hint="Read limes_site/cache.py against this Django, run "
+        "tests/limes_site/test_cache_fence.py and tests/cluster/test_redis_cache.py, "
+        "then add the version to limes_site.cache.WRITTEN_FOR.",
+        id="limes.E003",
+    )
 
 
 class RedisCacheClient(DjangoRedisCacheClient):

@@ -16,7 +16,7 @@ from django.http import HttpRequest
 
 from accounts.models import Notification, User
 from core import tokens
-from games.internals import CountsById
+from floor.internals import CountsById
 from games.models import Seat
 from games.selectors import seats_waiting
 from moderation.selectors import notifications_unread

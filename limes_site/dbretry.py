@@ -27,7 +27,7 @@ from django.db import connection
 from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
 
-from games.faults import is_connection_lost, is_pool_timeout
+from core.faults import is_connection_lost, is_pool_timeout
 
 logger = logging.getLogger(__name__)
 

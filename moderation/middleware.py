@@ -19,6 +19,7 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from accounts.adapter import BAN_SESSION_KEY, farewell_take, remember_ban
 from accounts.models import User
+from core.polls import is_poll
 
 
 class ModerationMiddleware:
@@ -37,7 +38,7 @@ class ModerationMiddleware:
         view_args: tuple[object, ...],
         view_kwargs: dict[str, object],
     ) -> HttpResponse | None:
-        if getattr(view_func, "is_poll", False):
+        if is_poll(view_func):
             # A poll that finds nothing new must cost one query: it does not even load the
             # session. It shows nothing but what changed; the next page load meets this.
             return None

@@ -24,9 +24,9 @@ from accounts.models import Notification, User
 from accounts.notifications import Event
 from accounts.services import user_sessions_end
 from core.errors import ActionRefused
+from floor.notify import notify
 from games.framing import frame_of
 from games.models import Game, SoloResult
-from games.notify import notify
 from games.policy import seat_of
 from moderation.models import REASON_MAX_LENGTH, AuditEntry, Ban, Report, ResultCheck
 from moderation.selectors import (

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from django.http import HttpRequest, HttpResponse
 
 from accounts.models import User
+from core.polls import is_poll
 from social import presence
 
 
@@ -27,7 +28,7 @@ class PresenceMiddleware:
         view_args: tuple[object, ...],
         view_kwargs: dict[str, object],
     ) -> None:
-        if getattr(view_func, "is_poll", False):
+        if is_poll(view_func):
             # A poll loads no session: it must not load one to say who asks.
             return
         user = getattr(request, "user", None)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import datetime
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -37,10 +37,6 @@ CHAT_VERSION_SECONDS = 30
 PRESENCE_SECONDS = 60
 #: Friends' games on the friends page.
 FRIENDS_GAMES_SHOWN = 10
-
-#: Games whose chat is closed although they have several players (the apps that make
-#: such games, e.g. tournaments' asynchronous deals, append a predicate in their ready()).
-chat_closed_checks: list[Callable[[Game], bool]] = []
 
 
 # Friends, follows and blocks
@@ -286,9 +282,7 @@ def chat_open(game: Game) -> bool:
     sealed game (a tournament's deal: its players must not talk while it runs)."""
     if game.mode != Game.Mode.MULTI or game.daily is not None or game.sealed_until is not None:
         return False
-    if game.status == Game.Status.CANCELLED:
-        return False
-    return not any(closed(game) for closed in chat_closed_checks)
+    return game.status != Game.Status.CANCELLED
 
 
 def can_read_chat(game: Game, user: User | AnonymousUser, seat: Seat | None) -> bool:

@@ -24,9 +24,9 @@ import games.services
 from accounts.models import Notification, User
 from accounts.notifications import Event
 from core.errors import ActionRefused
-from games import push
+from floor import push
+from floor.notify import notify
 from games.models import Game, Seat
-from games.notify import notify
 from social.models import (
     CHAT_MESSAGE_MAX_LENGTH,
     Block,

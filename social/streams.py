@@ -22,8 +22,8 @@ from django.utils.translation import gettext as _
 
 from accounts.models import User
 from core import tokens
-from games import push, streams
-from games.decorators import poll
+from core.polls import poll
+from floor import push, streams
 from social import selectors
 from social.views import alerts_unchanged
 
@@ -71,7 +71,7 @@ async def challenge_events(user_id: int, known: str) -> AsyncIterator[str]:
 
 def _closing_state(user_id: int) -> tuple[int, bool] | None:
     # Read in a thread of its own long after the request: the connection goes back to the
-    # pool at once (as ``games.streams.closing``).
+    # pool at once (as ``floor.streams.closing``).
     try:
         return _state(user_id)
     finally:

@@ -22,7 +22,7 @@ from accounts.http import AuthenticatedHttpRequest, HtmxHttpRequest
 from accounts.models import User
 from core import tokens
 from core.errors import ActionRefused
-from games.decorators import poll
+from core.polls import poll
 from games.models import Game, Seat
 from games.policy import seat_of
 from games.selectors import game_with_seats

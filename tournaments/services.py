@@ -22,9 +22,9 @@ import rules
 from accounts.models import User
 from accounts.notifications import Event
 from core.errors import ActionRefused
-from games import push
+from floor import push
+from floor.notify import notify
 from games.models import Game, Lockstep, Ruleset, Seat, SoloResult
-from games.notify import notify
 from games.services import (
     ensure_not_banned,
     game_create_solo,
@@ -312,7 +312,7 @@ def _remind_at(tournament: Tournament) -> None:
 @transaction.atomic
 def tournament_remind(*, tournament: Tournament) -> int:
     """Tell every entrant still in ``tournament`` that its deals are open, or that the live
-    one starts in a few minutes (``games.notify``: as each chose). Once per tournament, and
+    one starts in a few minutes (``floor.notify``: as each chose). Once per tournament, and
     only while it means something: an async one not over, a live one not started.
     Returns how many were told."""
     tournament = _locked(tournament)

@@ -14,8 +14,8 @@ from django.http import HttpRequest, HttpResponse, HttpResponseNotFound
 from django.http.response import HttpResponseBase
 from django.utils.translation import gettext as _
 
-from games import push, streams
-from games.decorators import poll
+from core.polls import poll
+from floor import push, streams
 from tournaments.models import Tournament
 
 

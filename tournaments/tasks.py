@@ -6,14 +6,6 @@ from django_tasks import task
 
 
 @task()
-def tournaments_schedule() -> int:
-    """The weekly tournaments of this week and the next (``services.weekly_tournaments_ensure``)."""
-    from tournaments import services
-
-    return len(services.weekly_tournaments_ensure())
-
-
-@task()
 def live_advance(tournament_id: int) -> bool:
     """A live tournament's window opened: deal its first deal (``services.live_advance``)."""
     from tournaments import services

@@ -51,6 +51,8 @@ INSTALLED_APPS = [
     # Django Ninja: its static Swagger UI for /api/v1/docs (no scripts from elsewhere).
     "ninja",
     "accounts",
+    # What every game shares: notices, mail, web push, server push, the task queue.
+    "floor",
     "games",
     "learn",
     "leaderboards",
@@ -66,7 +68,7 @@ INSTALLED_APPS = [
 # goes to a queue in the database; `manage.py task_worker` runs it.
 TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
 # Seconds a task worker (`manage.py task_worker`) may go without a beat before the tasks it
-# was running are queued again for another (games.taskqueue).
+# was running are queued again for another (floor.taskqueue).
 LIMES_TASK_LEASE_SECONDS = float(os.environ.get("LIMES_TASK_LEASE_SECONDS", "30"))
 
 MIDDLEWARE = [
@@ -200,7 +202,7 @@ else:
 # would never reach the web server's polls, so they read the game's row instead.
 POLL_STATE_IN_CACHE = bool(REDIS_URL)
 
-# Server push (games.push, games.streams): through Redis pub/sub when there is Redis, which
+# Server push (floor.push, games.streams): through Redis pub/sub when there is Redis, which
 # reaches every app server; else through Unix datagram sockets in this folder, which reach
 # every process of this machine (the web server and the worker of scripts/serve).
 PUSH_REDIS_URL = REDIS_URL
@@ -298,9 +300,9 @@ LIMES_CHAT_WORD_FILTER = [
 # waiting at the screen. A correspondence challenge waits days (social.services).
 LIMES_LIVE_CHALLENGE_MINUTES = int(os.environ.get("LIMES_LIVE_CHALLENGE_MINUTES", "5"))
 # At most one "your move" mail of correspondence games per player per this many minutes;
-# it lists every game then waiting for them (games.mail).
+# it lists every game then waiting for them (floor.mail).
 LIMES_TURN_MAIL_INTERVAL = int(os.environ.get("LIMES_TURN_MAIL_INTERVAL", "60"))
-# Web push (games.webpush): the VAPID key pair that signs this site's pushes, base64url, made
+# Web push (floor.webpush): the VAPID key pair that signs this site's pushes, base64url, made
 # by `manage.py vapid_keys`. Both empty: no push (the settings page offers none). The public
 # key reaches the page; the private key only the task worker. The subject is a contact
 # address the push services may write to.
@@ -373,7 +375,7 @@ LIMES_SITE_URL = os.environ.get("LIMES_SITE_URL", "").rstrip("/")
 # Path of a deck file to play with, or None for the built-in deck.
 LIMES_DECK = os.environ.get("LIMES_DECK")
 
-# The hottest reads use SQL compiled once and Django's row populators (games/internals.py,
+# The hottest reads use SQL compiled once and Django's row populators (floor/internals.py,
 # written for Django 5.2). False reads them through the plain ORM: the same objects for a
 # query or two more per page, on any Django.
 LIMES_ORM_INTERNALS = True

@@ -14,6 +14,7 @@ from pytest_django.fixtures import Settings as SettingsWrapper
 
 from accounts.models import User
 from accounts.services import user_delete, user_update_profile
+from floor import streams as floor_streams
 from games import streams
 from tests.factories import PASSWORD, UserFactory
 from tests.pages import Events
@@ -106,7 +107,7 @@ def test_a_deleted_accounts_open_stream_ends_though_its_session_was_cached(
     # a copy there that the stream's check would still find.
     settings.SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
     monkeypatch.setattr(streams, "KEEPALIVE_SECONDS", 0.01)
-    monkeypatch.setattr(streams, "SESSION_CHECK_SECONDS", 0.0)
+    monkeypatch.setattr(floor_streams, "SESSION_CHECK_SECONDS", 0.0)
     phone = AsyncClient()
     phone.force_login(user)
 

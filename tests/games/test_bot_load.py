@@ -12,7 +12,7 @@ from django_tasks_db.models import DBTaskResult
 
 from accounts.models import User
 from core.errors import ActionRefused
-from games import services, taskqueue
+from games import computer, services
 from games.models import Game, Move, Seat
 from tests.factories import UserFactory, play_turn
 
@@ -106,11 +106,11 @@ def test_another_players_computers_wait_behind_one_task_of_a_flood_at_most(
     # The queue's order: the flood's first, then the other player's, then the flood's rest;
     # analyses, which nobody waits for, last.
     assert order == [
-        ("bots_play", flood[0].pk),
-        ("bots_play", mine.pk),
-        ("bots_play", flood[1].pk),
-        ("bots_play", flood[2].pk),
-        ("game_analyse", finished.pk),
+        ("bots_play_task", flood[0].pk),
+        ("bots_play_task", mine.pk),
+        ("bots_play_task", flood[1].pk),
+        ("bots_play_task", flood[2].pk),
+        ("game_analyse_task", finished.pk),
     ]
     priorities = list(DBTaskResult.objects.ready().values_list("priority", flat=True))
-    assert priorities[:2] == [taskqueue.BOTS_PRIORITY] * 2
+    assert priorities[:2] == [computer.BOTS_PRIORITY] * 2

@@ -1,4 +1,4 @@
-"""games.internals: the reads compiled once give what the plain ORM gives, and the site
+"""floor.internals: the reads compiled once give what the plain ORM gives, and the site
 refuses to start on a Django the module was not written for."""
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ from django.db.models import Model
 from pytest_django.fixtures import Settings as SettingsWrapper
 
 from accounts.models import Notification, User
-from games import internals, selectors, services
+from floor import internals
+from games import selectors, services
 from games.models import Game, Seat
 from leaderboards.models import PlayerTotals, SoloStanding, WeeklyBest
 from leaderboards.services import game_finished

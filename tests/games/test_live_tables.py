@@ -20,7 +20,8 @@ from django.utils import timezone
 import rules
 from accounts.models import User
 from core.tokens import poll_token
-from games import policy, push, services
+from floor import push
+from games import policy, services
 from games.models import Game, Lockstep, Seat
 from games.signals import lockstep_finished
 from tests.factories import UserFactory, play_turn, reference_turn_of

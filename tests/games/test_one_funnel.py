@@ -13,7 +13,8 @@ from django.utils import timezone
 
 from accounts.models import User
 from core.errors import ActionRefused
-from games import push, services
+from floor import push
+from games import services
 from games.models import Game
 from games.pollstate import poll_state
 

@@ -24,7 +24,9 @@ from pytest_django.fixtures import Settings
 
 from accounts.models import User
 from core.tokens import poll_token
-from games import push, services, streams
+from floor import push
+from floor import streams as floor_streams
+from games import services, streams
 from games.models import Game
 from tests.factories import PASSWORD, UserFactory, play_turn, started_game
 from tests.pages import Events
@@ -245,14 +247,14 @@ def test_a_move_made_in_another_process_reaches_the_poll_and_the_stream(
 
 def test_a_stream_wakes_its_page_just_after_the_round_deadline() -> None:
     now = timezone.now()
-    assert streams._wait(None) == streams.KEEPALIVE_SECONDS
+    assert streams._wait(None) == floor_streams.KEEPALIVE_SECONDS
     assert streams._wait(now - datetime.timedelta(seconds=5)) == 0.0
     assert 0 < streams._wait(now + datetime.timedelta(seconds=2)) < 3
 
 
 def test_an_event_for_one_channel_reaches_only_its_streams() -> None:
     async def scenario() -> tuple[list[str], bool]:
-        hub = streams.hub()
+        hub = floor_streams.hub()
         async with hub.subscribe("game:1") as one, hub.subscribe("game:2") as two:
             hub.dispatch(push.encode("game:1", "game", {"version": 3}))
             hub.dispatch(b"\x00 not an event")
@@ -310,7 +312,7 @@ def test_a_stream_ends_when_its_session_does(
 ) -> None:
     # Every keep-alive at once, each followed by a look at the session.
     monkeypatch.setattr(streams, "KEEPALIVE_SECONDS", 0.01)
-    monkeypatch.setattr(streams, "SESSION_CHECK_SECONDS", 0.0)
+    monkeypatch.setattr(floor_streams, "SESSION_CHECK_SECONDS", 0.0)
     ana, ben = players
     game = started_game([ana, ben])
     client = signed_in(ana)
@@ -327,7 +329,7 @@ def test_a_stream_ends_when_its_session_does(
         return first, ended, (await client.get(url)).status_code
 
     assert async_to_sync(scenario)() == ("game", True, 204)
-    assert streams.counts.held(f"session:{session_key}") == 0
+    assert floor_streams.counts.held(f"session:{session_key}") == 0
 
 
 def test_a_stream_goes_on_while_its_session_cannot_be_checked(
@@ -338,6 +340,6 @@ def test_a_stream_goes_on_while_its_session_cannot_be_checked(
             raise ConnectionError("the session store restarts")
 
     engine = type("Engine", (), {"SessionStore": Unreachable})
-    monkeypatch.setattr(streams, "import_module", lambda name: engine)
+    monkeypatch.setattr(floor_streams, "import_module", lambda name: engine)
     # Not taken for an ended session: a restart of the store signs nobody out.
-    assert streams._session_lives("k" * 32)
+    assert floor_streams._session_lives("k" * 32)

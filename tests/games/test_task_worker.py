@@ -23,8 +23,10 @@ from django_tasks.base import TaskResultStatus
 from django_tasks_db.models import DBTaskResult
 
 from accounts.models import User
-from games import taskqueue
-from games.models import Game, GameAnalysis, Move, SeatAnalysis, TaskWorker
+from floor import taskqueue
+from floor.models import TaskWorker
+from games import computer
+from games.models import Game, GameAnalysis, Move, SeatAnalysis
 from tests.factories import UserFactory, play_turn, started_game
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
@@ -173,10 +175,10 @@ def test_work_of_killed_workers_is_done_by_another_exactly_once(
     )
     assert {tuple(r.worker_ids) for r in made.values()} == {("w3",)}
     assert len(results) - len(made) == 3
-    assert results["bots_play", bots_waiting.pk].return_value == 1
-    assert results["bots_play", bots_waiting.pk].worker_ids == ["w1", "w3"]
-    assert results["game_analyse", analysis_waiting.pk].worker_ids == ["w2", "w3"]
-    assert results["game_analyse", bots_waiting.pk].worker_ids == ["w3"]
+    assert results["bots_play_task", bots_waiting.pk].return_value == 1
+    assert results["bots_play_task", bots_waiting.pk].worker_ids == ["w1", "w3"]
+    assert results["game_analyse_task", analysis_waiting.pk].worker_ids == ["w2", "w3"]
+    assert results["game_analyse_task", bots_waiting.pk].worker_ids == ["w3"]
     # The one that stopped on its own signed off; the killed ones beat no more.
     assert set(TaskWorker.objects.values_list("worker_id", flat=True)) == {"w1", "w2"}
 
@@ -184,9 +186,7 @@ def test_work_of_killed_workers_is_done_by_another_exactly_once(
 @pytest.mark.django_db
 def test_a_task_that_took_three_workers_down_fails_instead_of_a_fourth() -> None:
     with override_settings(TASKS=DATABASE_QUEUE):
-        from games import tasks
-
-        result = tasks.game_analyse.enqueue(123)
+        result = computer.game_analyse_task.enqueue(123)
     long_ago = timezone.now() - taskqueue.lease() * 2
     DBTaskResult.objects.filter(pk=result.id).update(
         status=TaskResultStatus.RUNNING, started_at=long_ago, worker_ids=["a", "b", "c"]
@@ -198,9 +198,7 @@ def test_a_task_that_took_three_workers_down_fails_instead_of_a_fourth() -> None
 
 def test_a_beating_worker_keeps_its_task() -> None:
     with override_settings(TASKS=DATABASE_QUEUE):
-        from games import tasks
-
-        result = tasks.game_analyse.enqueue(123)
+        result = computer.game_analyse_task.enqueue(123)
     long_ago = timezone.now() - taskqueue.lease() * 2
     DBTaskResult.objects.filter(pk=result.id).update(
         status=TaskResultStatus.RUNNING, started_at=long_ago, worker_ids=["a"]
@@ -249,9 +247,7 @@ def test_a_task_that_lost_its_connection_runs_again_and_the_worker_goes_on(
     # Dropped again while it waits for work: it reconnects and takes the next task.
     assert _drop_connections() >= 1
     with override_settings(TASKS=DATABASE_QUEUE):
-        from games import tasks
-
-        again = tasks.game_analyse.enqueue(bots_waiting.pk)
+        again = computer.game_analyse_task.enqueue(bots_waiting.pk)
     _until(
         lambda: DBTaskResult.objects.filter(
             pk=again.id, status=TaskResultStatus.SUCCESSFUL
@@ -266,9 +262,7 @@ def test_a_task_that_lost_its_connection_runs_again_and_the_worker_goes_on(
 @pytest.mark.django_db
 def test_a_task_that_loses_its_connection_every_time_fails_in_the_end() -> None:
     with override_settings(TASKS=DATABASE_QUEUE):
-        from games import tasks
-
-        result = tasks.game_analyse.enqueue(123)
+        result = computer.game_analyse_task.enqueue(123)
     DBTaskResult.objects.filter(pk=result.id).update(status=TaskResultStatus.RUNNING)
     claimed = ["w"] * taskqueue.MAX_RUNS
     DBTaskResult.objects.filter(pk=result.id).update(worker_ids=claimed[:1])

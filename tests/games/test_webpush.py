@@ -122,7 +122,7 @@ def test_a_failing_push_service_keeps_the_subscription_and_logs(
     ana, ben = UserFactory(), UserFactory()
     push_service.device(ben)
     push_service.status = 503
-    with committed(), caplog.at_level(logging.WARNING, logger="games.webpush"):
+    with committed(), caplog.at_level(logging.WARNING, logger="floor.webpush"):
         social.friend_request_send(user=ana, other=ben)
     assert PushSubscription.objects.filter(user=ben).count() == 1
     assert "push to subscription" in caplog.text
@@ -137,7 +137,7 @@ def test_a_push_service_that_redirects_is_not_followed(
     push_service.device(ben)
     push_service.status = 307
     push_service.location = f"{push_service.url}/elsewhere"
-    with committed(), caplog.at_level(logging.WARNING, logger="games.webpush"):
+    with committed(), caplog.at_level(logging.WARNING, logger="floor.webpush"):
         social.friend_request_send(user=ana, other=ben)
     assert [path for path, _, _ in push_service.received] == ["/phone"]
     assert PushSubscription.objects.filter(user=ben).count() == 1

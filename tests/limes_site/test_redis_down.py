@@ -23,6 +23,7 @@ from django.test import AsyncClient
 from django.urls import reverse
 
 from accounts.models import User
+from floor import streams as floor_streams
 from games import streams
 from games.models import Game
 from tests.factories import UserFactory, started_game
@@ -207,11 +208,11 @@ def test_while_push_has_lost_redis_streams_end_and_pages_poll(settings: Any) -> 
         # (A bound on the wait, not a timing assert: without the fix it never ends.)
         sent = await asyncio.wait_for(listen(), 60)
         refused = await AsyncClient().get(reverse("games:lobby_stream"))
-        return sent, streams.hub().available, refused.status_code
+        return sent, floor_streams.hub().available, refused.status_code
 
     sent, available, status = async_to_sync(scenario)()
     # It ended (its page's polls take over) instead of staying open with nothing to say.
-    assert sent[-1] == streams.sse("lobby", "{}")
+    assert sent[-1] == floor_streams.sse("lobby", "{}")
     assert not available
     # A new one is answered 204: the page polls, htmx's sse extension asks again later.
     assert status == 204

@@ -15,6 +15,7 @@ from pytest_django.fixtures import Settings as SettingsWrapper
 
 from accounts.models import User
 from accounts.selectors import not_banned
+from floor import streams as floor_streams
 from games import services as games
 from games import streams
 from games.models import Game, Seat, SoloResult
@@ -108,7 +109,7 @@ def test_a_banned_players_open_stream_ends(
     moderator: User, player: User, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(streams, "KEEPALIVE_SECONDS", 0.01)
-    monkeypatch.setattr(streams, "SESSION_CHECK_SECONDS", 0.0)
+    monkeypatch.setattr(floor_streams, "SESSION_CHECK_SECONDS", 0.0)
     client = AsyncClient()
     client.force_login(player)
 

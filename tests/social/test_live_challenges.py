@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from core.tokens import inbox_query
-from games import push
+from floor import push
 from games.models import Game
 from social import selectors, services
 from social.models import Challenge

@@ -7,7 +7,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
-from games import mail, services
+from floor import mail
+from games import services
 
 
 class Command(BaseCommand):

@@ -3,7 +3,7 @@
 Each event (``accounts.notifications.Event``) reaches the player by the channels they chose
 (``accounts.selectors.notification_channels``): a ``Notification`` row on the site, an
 e-mail and a push to each of their devices, both sent by the task worker once the
-transaction commits (``games.mail``, ``games.webpush``). Every app notifies through here;
+transaction commits (``floor.mail``, ``floor.webpush``). Every app notifies through here;
 nothing else writes a ``Notification``.
 """
 
@@ -20,7 +20,7 @@ from accounts.notifications import Channel, Event
 from accounts.selectors import notification_channels, vacation_current
 from accounts.site_url import site_url
 from accounts.vapid import push_enabled
-from games import mail, tasks
+from floor import mail, tasks
 
 #: The longest text a notice holds (``Notification.text``): a longer one is cut.
 TEXT_MAX_LENGTH = 300

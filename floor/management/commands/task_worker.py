@@ -1,10 +1,10 @@
 """``manage.py task_worker``: django-tasks-db's ``db_worker`` that beats, takes back the
-work of dead workers (``games.taskqueue``) and lives through a lost database connection.
+work of dead workers (``floor.taskqueue``) and lives through a lost database connection.
 Takes the same options.
 
 It builds on db_worker's private parts (its ``Worker``, that class's loop and a task
 result's ``set_failed``): it starts only on a django-tasks-db it was read against
-(``games.taskqueue.TASKS_DB_WRITTEN_FOR``, the check ``limes.E002``)."""
+(``floor.taskqueue.TASKS_DB_WRITTEN_FOR``, the check ``limes.E002``)."""
 
 from __future__ import annotations
 
@@ -18,8 +18,8 @@ from django.db import DatabaseError, close_old_connections, connection
 from django_tasks_db.management.commands import db_worker
 from django_tasks_db.models import DBTaskResult
 
-from games import taskqueue
-from games.faults import is_connection_lost
+from core.faults import is_connection_lost
+from floor import taskqueue
 
 logger = logging.getLogger(__name__)
 

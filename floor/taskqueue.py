@@ -11,7 +11,8 @@
   (``task_requeue``) once the database answers, and goes on.
 - **Fair order.** A person waiting for the computers' turn comes before any analysis, and
   one player's flood of games waits behind everyone else's: each new task of a player's
-  games is queued one priority step below the tasks of theirs already waiting.
+  games is queued one priority step below the tasks of theirs already waiting
+  (``fair_priority``; the games choose the priorities: ``games.tasks``).
 
 Written against django-tasks-db 0.13 (``TASKS_DB_WRITTEN_FOR``), whose private parts the
 worker builds on (``manage.py task_worker`` swaps ``db_worker.Worker`` for its own, runs its
@@ -30,15 +31,15 @@ from typing import Any
 
 import django_tasks_db
 from django.conf import settings
-from django.core.checks import CheckMessage, Error, Tags, register
+from django.core.checks import CheckMessage, Tags, register
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 from django_tasks.base import TaskResultStatus
 from django_tasks_db.models import DBTaskResult
 
-from games import tasks
-from games.models import Game, TaskWorker
+from core.fences import version_fence
+from floor.models import TaskWorker
 
 logger = logging.getLogger(__name__)
 
@@ -50,9 +51,6 @@ TASKS_DB_WRITTEN_FOR = frozenset({(0, 13)})
 MAX_ATTEMPTS = 3
 # Runs of a task that lost its database connection each time: past this, it fails.
 MAX_RUNS = 10
-# Computers' turns: a person is waiting for them. Analyses and the par: nobody waits.
-BOTS_PRIORITY = 50
-ANALYSIS_PRIORITY = 0
 # The lowest a player's backlog pushes their tasks (django-tasks allows -100 to 100).
 LOWEST_STEP = 40
 
@@ -66,20 +64,18 @@ def tasks_db_version() -> tuple[int, int]:
 @register(Tags.compatibility)
 def check_tasks_db_version(app_configs: Any = None, **kwargs: Any) -> list[CheckMessage]:
     """An error on a django-tasks-db whose worker the task worker was not written for."""
-    if tasks_db_version() in TASKS_DB_WRITTEN_FOR:
-        return []
-    written = ", ".join(f"{major}.{minor}" for major, minor in sorted(TASKS_DB_WRITTEN_FOR))
-    return [
-        Error(
-            f"manage.py task_worker patches django-tasks-db's worker and was written for "
-            f"django-tasks-db {written}, not {django_tasks_db.__version__}.",
-            hint="Read games/management/commands/task_worker.py and games/taskqueue.py "
-            "against this version, run tests/games/test_task_worker.py, then add it to "
-            "games.taskqueue.TASKS_DB_WRITTEN_FOR; or pin django-tasks-db as "
-            "requirements.txt says.",
-            id="limes.E002",
-        )
-    ]
+    return version_fence(
+        what="manage.py task_worker patches django-tasks-db's worker",
+        library="django-tasks-db",
+        installed=tasks_db_version(),
+        shown=django_tasks_db.__version__,
+        written_for=TASKS_DB_WRITTEN_FOR,
+        hint="Read floor/management/commands/task_worker.py and floor/taskqueue.py "
+        "against this version, run tests/games/test_task_worker.py, then add it to "
+        "floor.taskqueue.TASKS_DB_WRITTEN_FOR; or pin django-tasks-db as "
+        "requirements.txt says.",
+        id="limes.E002",
+    )
 
 
 def lease() -> datetime.timedelta:
@@ -127,7 +123,7 @@ def tasks_reclaim(*, now: datetime.datetime | None = None) -> int:
         if len(result.worker_ids) >= MAX_ATTEMPTS:
             result.status = TaskResultStatus.FAILED
             result.finished_at = now
-            result.exception_class_path = "games.taskqueue.WorkerLost"
+            result.exception_class_path = "floor.taskqueue.WorkerLost"
             result.traceback = f"Its worker stopped beating {len(result.worker_ids)} times."
             result.save(
                 update_fields=["status", "finished_at", "exception_class_path", "traceback"]
@@ -159,7 +155,7 @@ def task_requeue(*, task_id: uuid.UUID | str, claimed: list[str]) -> bool:
     if len(result.worker_ids) >= MAX_RUNS:
         result.status = TaskResultStatus.FAILED
         result.finished_at = timezone.now()
-        result.exception_class_path = "games.taskqueue.ConnectionLost"
+        result.exception_class_path = "floor.taskqueue.ConnectionLost"
         result.traceback = f"It lost its database connection {len(result.worker_ids)} times."
         result.save(update_fields=["status", "finished_at", "exception_class_path", "traceback"])
         logger.error("task %s failed: %s", result.pk, result.traceback)
@@ -170,35 +166,13 @@ def task_requeue(*, task_id: uuid.UUID | str, claimed: list[str]) -> bool:
     return True
 
 
-def _fair_priority(task_path: str, base: int, game_ids: list[int]) -> int:
-    # One step down for each task of these games already waiting: a player with forty
-    # games queued gets their forty-first after everyone else's first.
+def fair_priority(task_path: str, base: int, ids: list[int]) -> int:
+    """``base``, one step down for each queued ``task_path`` of these ids (its first
+    argument) already waiting: a player with forty games queued gets their forty-first
+    after everyone else's first."""
     waiting = DBTaskResult.objects.filter(
         status=TaskResultStatus.READY,
         task_path=task_path,
-        args_kwargs__args__0__in=game_ids,
+        args_kwargs__args__0__in=ids,
     ).count()
     return base - min(waiting, LOWEST_STEP)
-
-
-def _player_games(game_id: int) -> list[int]:
-    creator = Game.objects.filter(pk=game_id).values_list("created_by_id", flat=True).first()
-    if creator is None:
-        return [game_id]
-    ids = Game.objects.filter(created_by_id=creator, status=Game.Status.ACTIVE)
-    return [game_id, *ids.values_list("pk", flat=True)]
-
-
-def bots_play_enqueue(game_id: int, round_number: int) -> None:
-    """Queue the computers' turns of a round, behind the other tasks of the same player."""
-    priority = _fair_priority(tasks.bots_play.module_path, BOTS_PRIORITY, _player_games(game_id))
-    tasks.bots_play.using(priority=priority).enqueue(game_id, round_number)
-
-
-def game_analyse_enqueue(game_id: int) -> None:
-    """Queue a finished game's analysis, behind the computers' turns and the player's backlog."""
-    creator = Game.objects.filter(pk=game_id).values_list("created_by_id", flat=True).first()
-    finished = Game.objects.filter(created_by_id=creator, status=Game.Status.FINISHED)
-    recent = list(finished.order_by("-finished_at").values_list("pk", flat=True)[:LOWEST_STEP])
-    priority = _fair_priority(tasks.game_analyse.module_path, ANALYSIS_PRIORITY, [game_id, *recent])
-    tasks.game_analyse.using(priority=priority).enqueue(game_id)

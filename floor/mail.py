@@ -1,26 +1,30 @@
 """E-mail, sent by the task worker and never inside a request.
 
-- ``mail_send`` queues a message once the transaction that wrote what it tells about
-  commits (a rolled-back write sends nothing). The task ``tasks.mail_send`` delivers it;
-  when the mail server fails, it queues itself again after a pause that grows
-  (``mail_backoff``), ``MAIL_ATTEMPTS`` times in all, and only then logs an error and fails.
+- ``mail_send`` queues a message once the transaction that wrote what it tells about commits
+  (a rolled-back write sends nothing). The task ``tasks.mail_send`` delivers it; when the
+  mail server fails, it queues itself again after a pause that grows (``mail_backoff``),
+  ``MAIL_ATTEMPTS`` times in all, and only then logs an error and fails.
 - Turn mails of correspondence games are batched: at most one per player per
-  ``LIMES_TURN_MAIL_INTERVAL`` minutes, listing every game that waits for their move
-  (``turn_mail_send``, state in ``TurnMail``). Each carries ``List-Unsubscribe`` headers and
-  a one-click link (``accounts:turn_mail_unsubscribe``) that turns them off without sign-in.
-  A player on vacation gets none.
+  ``LIMES_TURN_MAIL_INTERVAL`` minutes, listing every game of every kind that waits for
+  their move (``turn_mail_send``, state in ``TurnMail``). Each game tells which of its turns
+  wait through a source it registers (``turn_mail_source``, in its ``AppConfig``). Each
+  carries ``List-Unsubscribe`` headers and a one-click link
+  (``accounts:turn_mail_unsubscribe``) that turns them off without sign-in. A player on
+  vacation gets none.
 """
 
 from __future__ import annotations
 
 import datetime
 import logging
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from django.conf import settings
 from django.core.mail import EmailMessage
 from django.db import transaction
 from django.urls import reverse
-from django.utils import formats, timezone, translation
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -29,9 +33,8 @@ from accounts.notifications import Channel, Event
 from accounts.selectors import notification_channels, vacation_current
 from accounts.services import turn_mail_off_token
 from accounts.site_url import site_url
-from games import tasks
-from games.models import Game, TurnMail
-from games.selectors import seats_waiting
+from floor import tasks
+from floor.models import TurnMail
 
 logger = logging.getLogger(__name__)
 
@@ -99,11 +102,33 @@ def turn_mail_interval() -> datetime.timedelta:
     return datetime.timedelta(minutes=settings.LIMES_TURN_MAIL_INTERVAL)
 
 
-def turn_mail_notify(game: Game, users: list[User]) -> None:
-    """A round of correspondence ``game`` waits for ``users``: their turn mails are queued
-    once the round commits, and the worker decides when each goes out."""
-    if game.pace != Game.Pace.CORRESPONDENCE:
-        return
+@dataclass(frozen=True)
+class WaitingTurn:
+    """One correspondence game waiting for a player's move, as its turn mail tells it (in
+    the language active when its source is asked)."""
+
+    deadline: datetime.datetime | None
+    #: Its line among several: what waits, until when, and its address.
+    line: str
+    #: The subject and the body when it is the only one.
+    subject: str
+    text: str
+
+
+#: Called with a player and the site's address (``site_url``): their waiting turns.
+TurnSource = Callable[[User, str], list[WaitingTurn]]
+_sources: list[TurnSource] = []
+
+
+def turn_mail_source(source: TurnSource) -> None:
+    """Make a game's waiting turns part of every turn mail (call in ``AppConfig.ready``)."""
+    if source not in _sources:
+        _sources.append(source)
+
+
+def turn_mail_notify(users: list[User]) -> None:
+    """A correspondence game waits for ``users``: their turn mails are queued once the
+    transaction commits, and the worker decides when each goes out."""
     user_ids = [user.pk for user in users if _wants_turn_mail(user)]
     if not user_ids:
         return
@@ -120,10 +145,16 @@ def turn_mail_notify(game: Game, users: list[User]) -> None:
 def _wants_turn_mail(user: User) -> bool:
     if not user.email or user.is_deleted:
         return False
-    # On vacation their clocks stand still, and no mail reaches them (as ``games.notify``).
+    # On vacation their clocks stand still, and no mail reaches them (as ``floor.notify``).
     if vacation_current(user) is not None:
         return False
     return Channel.EMAIL in notification_channels(user, Event.TURN)
+
+
+def _turns_waiting(user: User, origin: str) -> list[WaitingTurn]:
+    turns = [turn for source in _sources for turn in source(user, origin)]
+    far = datetime.datetime.max.replace(tzinfo=datetime.UTC)
+    return sorted(turns, key=lambda turn: turn.deadline or far)
 
 
 @transaction.atomic
@@ -151,22 +182,20 @@ def turn_mail_send(*, user_id: int, origin: str) -> str:
             )
         return "later"
     state.due = False
-    games = [
-        seat.game
-        for seat in seats_waiting(user)
-        .filter(game__pace=Game.Pace.CORRESPONDENCE)
-        .select_related("game")
-        .order_by("game__deadline", "game_id")
-    ]
-    if not _wants_turn_mail(user) or not games:
+    if not _wants_turn_mail(user):
+        state.save(update_fields=["due"])
+        return "nothing to send"
+    off = origin + reverse(
+        "accounts:turn_mail_unsubscribe", kwargs={"token": turn_mail_off_token(user)}
+    )
+    with translation.override(user.language_for_messages):
+        turns = _turns_waiting(user, origin)
+        subject, body = turn_mail_text(turns, off)
+    if not turns:
         state.save(update_fields=["due"])
         return "nothing to send"
     state.sent_at = now
     state.save(update_fields=["due", "sent_at"])
-    off = origin + reverse(
-        "accounts:turn_mail_unsubscribe", kwargs={"token": turn_mail_off_token(user)}
-    )
-    subject, body = turn_mail_text(games, origin, off, user.language_for_messages)
     mail_send(
         to=user.email,
         subject=subject,
@@ -191,47 +220,22 @@ def turn_mails_due(*, origin: str | None = None) -> int:
     return len(user_ids)
 
 
-def _deadline(game: Game) -> str:
-    return formats.date_format(game.deadline, "DATETIME_FORMAT") if game.deadline else "-"
-
-
-def turn_mail_text(games: list[Game], origin: str, off: str, language: str) -> tuple[str, str]:
-    """The subject and body of a turn mail listing ``games``, in ``language``."""
-    with translation.override(language):
-        if len(games) == 1:
-            game = games[0]
-            url = origin + reverse("games:detail", kwargs={"pk": game.pk})
-            subject = _("Limes: round %(round)d of game #%(game)d waits for you") % {
-                "round": game.round,
-                "game": game.pk,
-            }
-            text = _(
-                "Round %(round)d of your Limes game #%(game)d has started: %(url)s\n\n"
-                "You have until %(deadline)s UTC to play it.\n\n"
-                "You can turn these emails off in your settings."
-            ) % {"round": game.round, "game": game.pk, "url": url, "deadline": _deadline(game)}
-        else:
-            subject = ngettext(
-                "Limes: %(count)d game waits for you",
-                "Limes: %(count)d games wait for you",
-                len(games),
-            ) % {"count": len(games)}
-            lines = [
-                _("Game #%(game)d, round %(round)d, until %(deadline)s UTC: %(url)s")
-                % {
-                    "game": game.pk,
-                    "round": game.round,
-                    "deadline": _deadline(game),
-                    "url": origin + reverse("games:detail", kwargs={"pk": game.pk}),
-                }
-                for game in games
+def turn_mail_text(turns: list[WaitingTurn], off: str) -> tuple[str, str]:
+    """The subject and body of a turn mail listing ``turns``, in the active language."""
+    if len(turns) == 1:
+        subject, text = turns[0].subject, turns[0].text
+    else:
+        subject = ngettext(
+            "Limes: %(count)d game waits for you",
+            "Limes: %(count)d games wait for you",
+            len(turns),
+        ) % {"count": len(turns)}
+        text = "\n\n".join(
+            [
+                _("These Limes games wait for your move:"),
+                "\n".join(turn.line for turn in turns),
+                _("You can turn these emails off in your settings."),
             ]
-            text = "\n\n".join(
-                [
-                    _("These Limes games wait for your move:"),
-                    "\n".join(lines),
-                    _("You can turn these emails off in your settings."),
-                ]
-            )
-        footer = _("Or stop them with one click: %(url)s") % {"url": off}
+        )
+    footer = _("Or stop them with one click: %(url)s") % {"url": off}
     return subject, f"{text}\n{footer}"

@@ -16,3 +16,9 @@ def poll(view: View) -> View:
     """
     view.is_poll = True  # type: ignore[attr-defined]
     return view
+
+
+def is_poll(view: Callable[..., object]) -> bool:
+    """Whether ``view`` is marked a cheap poll (``poll``): middleware that would load the
+    session or the user for it skips it."""
+    return bool(getattr(view, "is_poll", False))

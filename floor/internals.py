@@ -23,11 +23,13 @@ from typing import Any, Generic, TypeVar
 
 import django
 from django.conf import settings
-from django.core.checks import CheckMessage, Error, Tags, register
+from django.core.checks import CheckMessage, Tags, register
 from django.db import connections
 from django.db.models import Model, Prefetch, QuerySet, prefetch_related_objects
 from django.db.models.query import get_related_populators
 from django.db.models.sql.compiler import SQLCompiler
+
+from core.fences import version_fence
 
 #: The Django versions (major, minor) whose internals this module was read against.
 WRITTEN_FOR = frozenset({(5, 2)})
@@ -51,19 +53,19 @@ def _wanted() -> bool:
 @register(Tags.compatibility)
 def check_django_version(app_configs: Any = None, **kwargs: Any) -> list[CheckMessage]:
     """An error on a Django whose internals this module was not written for."""
-    if django.VERSION[:2] in WRITTEN_FOR or not _wanted():
+    if not _wanted():
         return []
-    written = ", ".join(f"{major}.{minor}" for major, minor in sorted(WRITTEN_FOR))
-    return [
-        Error(
-            f"games/internals.py relies on Django's compiler and prefetch internals and was "
-            f"written for Django {written}, not {django.get_version()}.",
-            hint="Read games/internals.py against this Django, run "
-            "tests/games/test_internals.py, then add the version to WRITTEN_FOR; or set "
-            "LIMES_ORM_INTERNALS = False to read through the plain ORM.",
-            id="limes.E001",
-        )
-    ]
+    return version_fence(
+        what="floor/internals.py relies on Django's compiler and prefetch internals",
+        library="Django",
+        installed=django.VERSION[:2],
+        shown=django.get_version(),
+        written_for=WRITTEN_FOR,
+        hint="Read floor/internals.py against this Django, run "
+        "tests/games/test_internals.py, then add the version to WRITTEN_FOR; or set "
+        "LIMES_ORM_INTERNALS = False to read through the plain ORM.",
+        id="limes.E001",
+    )
 
 
 def _id_slotted(sql_params: tuple[str, Sequence[Any]]) -> tuple[str, list[Any]]:
