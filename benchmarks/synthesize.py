@@ -50,12 +50,6 @@ RULESET_WEIGHTS = {
     Ruleset.FERRYMAN: 0.15,
     Ruleset.BOTH: 0.15,
 }
-FLAGS = {
-    Ruleset.STANDARD: (False, False),
-    Ruleset.DIAGONAL: (True, False),
-    Ruleset.FERRYMAN: (False, True),
-    Ruleset.BOTH: (True, True),
-}
 PROFESSIONS = [p.value for p in rules.Profession]
 GAME_COLUMNS = [
     "id",
@@ -196,7 +190,7 @@ class Synthesizer:
 
     def game_row(self, gid: int, mode: str, ruleset: str) -> tuple[Any, ...]:
         """The columns of GAME_COLUMNS of a finished game."""
-        flags = FLAGS[Ruleset(ruleset)]
+        flags = Ruleset(ruleset).flags
         return (gid, mode, "finished", *flags, ruleset, gid, self.deck_name, self.cards, 17)
 
     # -- players ------------------------------------------------------------------------

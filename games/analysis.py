@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 import rules
 import rules.bot
 from games.models import Game, GameAnalysis, Move, Seat
-from games.rebuild import deck, move_to_turn
+from games.rebuild import deck, move_to_turn, variants_of
 
 # A round's accuracy falls by this much per point of expected score given away, so a
 # round that costs 5 points or more counts 0.
@@ -33,7 +33,7 @@ def assess_seat(game: Game, moves: Sequence[Move]) -> tuple[list[dict[str, Any]]
     were still unseen; never the order of the cards to come.
     """
     the_deck = deck()
-    variants = rules.Variants(diagonal=game.diagonal, ferryman=game.ferryman)
+    variants = variants_of(game)
     board = rules.Board()
     rounds: list[dict[str, Any]] = []
     for move in sorted(moves, key=lambda m: m.round):

@@ -26,7 +26,7 @@ from floor.taskqueue import fair_priority
 from games import services, throttle
 from games.analysis import assess_seat
 from games.models import DailyPar, Game, GameAnalysis, Ruleset, SeatAnalysis
-from games.rebuild import deck, game_moves, player_key, rules_game, unseen_cards
+from games.rebuild import deck, game_moves, player_key, rules_game, unseen_cards, variants_of
 
 # -- computer players ------------------------------------------------------------------------
 
@@ -168,10 +168,7 @@ def daily_par_compute(*, day: datetime.date, ruleset: str = Ruleset.STANDARD) ->
     par, _created = DailyPar.objects.get_or_create(day=day, ruleset=ruleset)
     if par.is_done:
         return par
-    variants = rules.Variants(
-        diagonal=ruleset in (Ruleset.DIAGONAL, Ruleset.BOTH),
-        ferryman=ruleset in (Ruleset.FERRYMAN, Ruleset.BOTH),
-    )
+    variants = variants_of(ruleset)
     cards = services.daily_cards(day)
     try:
         bot_score = _bot_alone(cards, variants)

@@ -42,13 +42,21 @@ class Ruleset(models.TextChoices):
 
     @classmethod
     def of(cls, *, diagonal: bool, ferryman: bool) -> Ruleset:
-        if diagonal and ferryman:
-            return cls.BOTH
-        if diagonal:
-            return cls.DIAGONAL
-        if ferryman:
-            return cls.FERRYMAN
-        return cls.STANDARD
+        """The ruleset of these variants."""
+        return next(ruleset for ruleset in cls if ruleset.flags == (diagonal, ferryman))
+
+    @property
+    def flags(self) -> tuple[bool, bool]:
+        """Its variants as ``(diagonal, ferryman)``, as games and tournaments store them."""
+        return _RULESET_FLAGS[self.value]
+
+
+_RULESET_FLAGS = {
+    Ruleset.STANDARD.value: (False, False),
+    Ruleset.DIAGONAL.value: (True, False),
+    Ruleset.FERRYMAN.value: (False, True),
+    Ruleset.BOTH.value: (True, True),
+}
 
 
 class Lockstep(models.Model):

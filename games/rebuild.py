@@ -3,10 +3,12 @@ game rebuilt from its seats' stored turns or replayed from its moves."""
 
 from __future__ import annotations
 
+from typing import Protocol
+
 from django.conf import settings
 
 import rules
-from games.models import Game, Move, Seat
+from games.models import Game, Move, Ruleset, Seat
 from games.policy import dealt_cards
 
 
@@ -84,7 +86,7 @@ def rules_game(
     state = rules.Game(
         [by_seat[s.pk] for s in seats],
         dealt_cards(game, seats),
-        variants=_variants(game),
+        variants=variants_of(game),
         deck=deck(),
     )
     # A player who left (resigned, timed out) leaves the rebuilt game right after their
@@ -100,8 +102,22 @@ def rules_game(
     return state
 
 
-def _variants(game: Game) -> rules.Variants:
-    return rules.Variants(diagonal=game.diagonal, ferryman=game.ferryman)
+class HasVariants(Protocol):
+    """A stored thing with the rulebook's variants: a game, a puzzle."""
+
+    @property
+    def diagonal(self) -> bool: ...
+
+    @property
+    def ferryman(self) -> bool: ...
+
+
+def variants_of(stored: HasVariants | Ruleset | str) -> rules.Variants:
+    """The ``rules.Variants`` of a stored game or puzzle, or of a ruleset."""
+    if isinstance(stored, str):
+        diagonal, ferryman = Ruleset(stored).flags
+        return rules.Variants(diagonal=diagonal, ferryman=ferryman)
+    return rules.Variants(diagonal=stored.diagonal, ferryman=stored.ferryman)
 
 
 def stored_turns(seat: Seat) -> list[rules.Turn] | None:
@@ -130,6 +146,6 @@ def _from_stored_turns(
         dealt_cards(game, seats),
         turns,
         retired=[player_key(seat) for seat in left],
-        variants=_variants(game),
+        variants=variants_of(game),
         deck=deck(),
     )

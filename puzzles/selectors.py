@@ -15,7 +15,7 @@ from django.utils import timezone
 
 import rules
 from accounts.models import User
-from games.rebuild import deck
+from games.rebuild import deck, variants_of
 from puzzles import glicko
 from puzzles.models import Attempt, Puzzle, PuzzlePlayer
 from puzzles.positions import Position
@@ -31,7 +31,7 @@ def position_of(puzzle: Puzzle) -> Position:
         rules.Board.from_turns(cards[:-1], turns),
         cards[-1],
         puzzle.round,
-        rules.Variants(diagonal=puzzle.diagonal, ferryman=puzzle.ferryman),
+        variants_of(puzzle),
         tuple(card for card in the_deck if card.number not in shown),
         tuple(turns),
     )

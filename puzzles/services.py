@@ -23,7 +23,7 @@ from accounts.models import User
 from core.errors import ActionRefused
 from games.models import Game, GameAnalysis, SoloResult
 from games.policy import can_watch
-from games.rebuild import deck, game_moves, move_to_turn
+from games.rebuild import deck, game_moves, move_to_turn, variants_of
 from games.services import ensure_not_banned
 from puzzles import glicko, tasks
 from puzzles.models import Attempt, Puzzle, PuzzlePlayer
@@ -47,7 +47,7 @@ def puzzle_make_from_game(*, game_id: int) -> int:
     if SoloResult.objects.filter(game=game, hidden=True).exists():
         return 0
     the_deck = deck()
-    variants = rules.Variants(diagonal=game.diagonal, ferryman=game.ferryman)
+    variants = variants_of(game)
     moves = game_moves(game)
     found: list[tuple[Found, int | None]] = []
     for seat in game.seats.select_related("user"):

@@ -50,13 +50,6 @@ from tournaments.models import (
 WEEKLY_DEALS = 8
 WEEK = datetime.timedelta(days=7)
 
-_RULESET_FLAGS = {
-    Ruleset.STANDARD: (False, False),
-    Ruleset.DIAGONAL: (True, False),
-    Ruleset.FERRYMAN: (False, True),
-    Ruleset.BOTH: (True, True),
-}
-
 
 @transaction.atomic
 def tournament_create(
@@ -251,7 +244,7 @@ def deal_play(*, tournament: Tournament, user: User, number: int) -> Game:
             _("Play the deals in order: finish deal %(number)d first.") % {"number": number - 1},
             status=409,
         )
-    diagonal, ferryman = _RULESET_FLAGS[Ruleset(tournament.ruleset)]
+    diagonal, ferryman = Ruleset(tournament.ruleset).flags
     game = game_create_solo(
         user=user,
         diagonal=diagonal,
@@ -529,7 +522,7 @@ def live_advance(*, tournament: Tournament) -> bool:
     if not entrants:
         _live_end(tournament)
         return True
-    diagonal, ferryman = _RULESET_FLAGS[Ruleset(tournament.ruleset)]
+    diagonal, ferryman = Ruleset(tournament.ruleset).flags
     assert tournament.round_seconds is not None
     table, games = lockstep_create(
         users=[entrant.user for entrant in entrants],
