@@ -2,8 +2,12 @@
 
 Counters live in the cache every app server shares in production (Redis), so a limit holds
 across processes; ``add`` then ``incr`` is atomic there. The client's address is found the
-way the rest of the site finds it (``games.throttle.client_address``, trusting
+way the rest of the site finds it (``core.clients.client_address``, trusting
 ``ALLAUTH_TRUSTED_PROXY_COUNT`` proxies).
+
+A request is counted once however often it is served: one that lost its database
+connection is served again from the first middleware on (``limes_site.dbretry``), and
+keeps the verdict of its first pass.
 """
 
 from __future__ import annotations
@@ -50,8 +54,20 @@ def _count(key: str) -> int:
         return 1
 
 
+_VERDICT = "_limes_api_verdict"
+_EXPORT_VERDICT = "_limes_api_export_verdict"
+
+
 def api_request_admit(request: HttpRequest) -> Verdict:
     """Count one API request; refused once its address or its token is past the limit."""
+    known: Verdict | None = getattr(request, _VERDICT, None)
+    if known is None:
+        known = _admit(request)
+        setattr(request, _VERDICT, known)
+    return known
+
+
+def _admit(request: HttpRequest) -> Verdict:
     now = time.time()
     window = int(now // WINDOW_SECONDS)
     retry_after = max(1, WINDOW_SECONDS - int(now % WINDOW_SECONDS))
@@ -68,10 +84,15 @@ def api_request_admit(request: HttpRequest) -> Verdict:
     return Verdict(not any(over), retry_after)
 
 
-def export_page_admit(user_id: int) -> Verdict:
+def export_page_admit(request: HttpRequest, user_id: int) -> Verdict:
     """Count one page of ``user_id``'s NDJSON export; refused past the window's pages."""
+    known: Verdict | None = getattr(request, _EXPORT_VERDICT, None)
+    if known is not None:
+        return known
     now = time.time()
     window = int(now // WINDOW_SECONDS)
     retry_after = max(1, WINDOW_SECONDS - int(now % WINDOW_SECONDS))
     pages = _count(f"api:rate:export:{window}:{user_id}")
-    return Verdict(pages <= EXPORT_PAGES_PER_WINDOW, retry_after)
+    verdict = Verdict(pages <= EXPORT_PAGES_PER_WINDOW, retry_after)
+    setattr(request, _EXPORT_VERDICT, verdict)
+    return verdict

@@ -479,7 +479,7 @@ def account_games(
     A player may ask for 6 pages a minute.
     """
     user: User = request.auth  # type: ignore[attr-defined]
-    verdict = limits.export_page_admit(user.pk)
+    verdict = limits.export_page_admit(request, user.pk)
     if not verdict.allowed:
         refused = JsonResponse(
             {"detail": "Too many export pages: wait for Retry-After seconds."}, status=429

@@ -11,8 +11,21 @@ one before lending it), when doing so cannot apply anything twice:
   applied, so it counts as sent).
 
 Otherwise, or when the database is still away (the pool waited its 10 s for a
-connection), the answer is a 503 with ``Retry-After``
-that needs no database to draw, never a 500.
+connection), the answer is a 503 with ``Retry-After`` that needs no database to draw,
+never a 500.
+
+What a request does outside the database runs again when it is served again. Each of
+these is harmless or guarded:
+
+- the API's rate limit: counted once, its verdict kept on the request (``api.limits``);
+- other counters in the cache (failed invitation codes, hints, sign-in attempts):
+  counted again, one more in a window of dozens, only for a request that lost its
+  connection before it wrote;
+- presence (``social.presence``): the mark is renewed at most once a minute anyway;
+- the deadlines a GET enforces (``games.services.deadlines_enforce``, from a game page or
+  My games): a write on a GET, but idempotent: the second pass finds the round closed;
+- pushes and tasks: queued on commit only, so the lost pass, which never committed,
+  sent none.
 """
 
 from __future__ import annotations

@@ -4,17 +4,20 @@ no request that a retry can serve answers 500, and none is applied twice."""
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
 import psycopg
 import pytest
+from django.core.cache import cache
 from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
 from accounts.models import User
+from api import limits
 from games.models import Game, Move
 from tests.factories import reference_turn_for
 from tests.fresh_django import PROD_ENV, run_django
@@ -162,3 +165,15 @@ print(json.dumps({{"dropped": dropped, "raw": raw, "statuses": statuses}}))
     assert result["dropped"] >= 1
     assert result["raw"] == 1
     assert result["statuses"] == [200, 200, 200, 200]
+
+
+def test_an_api_read_served_again_counts_once_against_the_limit() -> None:
+    # The anonymous limit is per address and window: served again after its connection
+    # dropped, a request must not use up two of the sixty a visitor has a minute.
+    client = Client(raise_request_exception=False)
+    window = int(time.time() // limits.WINDOW_SECONDS)
+    with _dropped_at("SELECT") as seen:
+        response = client.get("/api/v1/games/")
+    assert "dropped" in seen
+    assert response.status_code == 200
+    assert cache.get(f"api:rate:anon:{window}:127.0.0.1") == 1
