@@ -1,4 +1,6 @@
 # Sourced by scripts/serve and scripts/test: enter the project root and make .venv current.
+# BOOTSTRAP_REQUIREMENTS names what to install: requirements.txt (the site, for serve) or
+# requirements-dev.txt (the site and the test tools, for test).
 # shellcheck shell=bash
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -16,15 +18,29 @@ fi
 # shellcheck source=/dev/null
 source .venv/bin/activate
 
-# Reinstall only when the pinned requirements change: a stamp in .venv holds their hash.
-_stamp=.venv/.requirements.sha256
-_want="$(cat requirements.txt requirements-dev.txt | sha256sum | cut -d' ' -f1)"
-if [[ "$(cat "$_stamp" 2>/dev/null || true)" != "$_want" ]]; then
-    echo "Installing requirements into .venv"
-    python -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
-    echo "$_want" >"$_stamp"
+# Reinstall only when the pinned requirements change: a stamp in .venv holds the hash of
+# each file installed (the test tools' file includes the site's, so it stamps both).
+_requirements="${BOOTSTRAP_REQUIREMENTS:-requirements-dev.txt}"
+_hash() { cat "$@" | sha256sum | cut -d' ' -f1; }
+if [[ "$_requirements" == requirements-dev.txt ]]; then
+    _stamp=.venv/.requirements-dev.sha256
+    _want="$(_hash requirements.txt requirements-dev.txt)"
+    _what="the site's and the test tools' requirements"
+else
+    _stamp=.venv/.requirements.sha256
+    _want="$(_hash requirements.txt)"
+    _what="the site's requirements"
 fi
-unset _stamp _want
+if [[ "$(cat "$_stamp" 2>/dev/null || true)" != "$_want" ]]; then
+    echo "Installing $_what into .venv (a minute or two the first time)"
+    python -m pip install --quiet --disable-pip-version-check -r "$_requirements"
+    echo "$_want" >"$_stamp"
+    if [[ "$_requirements" == requirements-dev.txt ]]; then
+        _hash requirements.txt >.venv/.requirements.sha256
+    fi
+fi
+unset _stamp _want _what _requirements
+unset -f _hash
 
 # The translations' .mo files are build output (git-ignored): compile what changed, with
 # GNU gettext's msgfmt (Debian's gettext package, installed here when run as root).
@@ -38,4 +54,5 @@ if ! command -v msgfmt >/dev/null; then
         exit 1
     fi
 fi
+echo "Compiling the translations"
 python manage.py compilemessages --ignore=.venv --verbosity=0
