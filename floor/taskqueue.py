@@ -12,7 +12,7 @@
 - **Fair order.** A person waiting for the computers' turn comes before any analysis, and
   one player's flood of games waits behind everyone else's: each new task of a player's
   games is queued one priority step below the tasks of theirs already waiting
-  (``fair_priority``; the games choose the priorities: ``games.tasks``).
+  (``fair_priority``; the games choose the priorities: ``games.computer``).
 
 Written against django-tasks-db 0.13 (``TASKS_DB_WRITTEN_FOR``), whose private parts the
 worker builds on (``manage.py task_worker`` swaps ``db_worker.Worker`` for its own, runs its

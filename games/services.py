@@ -27,6 +27,7 @@ from django.db.models import F, QuerySet
 from django.urls import reverse
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
+from django_tasks import task
 
 import rules
 from accounts.models import User
@@ -35,7 +36,7 @@ from accounts.selectors import vacation_paused
 from core.errors import ActionRefused
 from floor import mail, push
 from floor.notify import notify
-from games import computer, export, tasks
+from games import computer, export
 from games.daily import daily_seed, today
 from games.models import (
     BotLevel,
@@ -1085,11 +1086,11 @@ def _lockstep_deal(table: Lockstep, now: datetime.datetime) -> None:
 def _lockstep_tick_at(table: Lockstep) -> None:
     # The clock: a task when the round runs out, where the task backend can wait (the
     # database's); elsewhere the pages' own requests and ``expire_deadlines`` move it on.
-    if table.deadline is None or not tasks.lockstep_tick.get_backend().supports_defer:
+    if table.deadline is None or not lockstep_tick.get_backend().supports_defer:
         return
     lockstep_id, when = table.pk, table.deadline
     transaction.on_commit(
-        lambda: tasks.lockstep_tick.using(run_after=when, priority=computer.BOTS_PRIORITY).enqueue(
+        lambda: lockstep_tick.using(run_after=when, priority=computer.BOTS_PRIORITY).enqueue(
             lockstep_id
         )
     )
@@ -1222,7 +1223,7 @@ def data_export_request(*, user: User) -> DataExport:
     made.save()
     export_id = made.pk
     transaction.on_commit(
-        lambda: tasks.data_export_build.using(priority=DATA_EXPORT_PRIORITY).enqueue(export_id)
+        lambda: data_export_task.using(priority=DATA_EXPORT_PRIORITY).enqueue(export_id)
     )
     return made
 
@@ -1248,3 +1249,18 @@ def data_export_build(*, export_id: int) -> str:
     )
     DataExport.objects.filter(finished_at__lte=now - export.KEEP).delete()
     return "ready"
+
+
+# -- tasks: the work above that the task worker runs (``floor.taskqueue``) ------------------
+
+
+@task()
+def lockstep_tick(lockstep_id: int) -> bool:
+    """A live table's round clock ran out: move it on (``lockstep_advance``)."""
+    return lockstep_advance(lockstep_id=lockstep_id)
+
+
+@task()
+def data_export_task(export_id: int) -> str:
+    """A player's "Download my data" zip (``data_export_build``)."""
+    return data_export_build(export_id=export_id)
