@@ -10,7 +10,7 @@ inside its transaction, which says who hears it and what it carries::
 
 It sends once the current transaction commits (at once outside one), so no stream hears of
 a change that is rolled back or that a reader could not see yet. Streams
-(``games.streams``) pass the event on to the browsers listening on that channel; a browser
+(``floor.streams``) pass the event on to the browsers listening on that channel; a browser
 then fetches what changed through the same views, and the same permission checks, as a
 poll would. So an event carries no secret: only what tells a page that it is stale (a
 version, a deadline), never a card.

@@ -1,4 +1,4 @@
-"""A signed-in player's event stream: a challenge to or from them changed (``games.streams``
+"""A signed-in player's event stream: a challenge to or from them changed (``floor.streams``
 relays).
 
 Every page of a signed-in player listens to it (``templates/base.html``), so a live

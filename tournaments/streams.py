@@ -1,4 +1,4 @@
-"""A tournament page's event stream: its standings changed (``games.streams`` relays).
+"""A tournament page's event stream: its standings changed (``floor.streams`` relays).
 
 The page is anyone's to see, so the stream is too: it refuses only a tournament that does
 not exist. An event carries the standings' version and nothing else; the page then asks

@@ -202,7 +202,7 @@ else:
 # would never reach the web server's polls, so they read the game's row instead.
 POLL_STATE_IN_CACHE = bool(REDIS_URL)
 
-# Server push (floor.push, games.streams): through Redis pub/sub when there is Redis, which
+# Server push (floor.push, floor.streams): through Redis pub/sub when there is Redis, which
 # reaches every app server; else through Unix datagram sockets in this folder, which reach
 # every process of this machine (the web server and the worker of scripts/serve).
 PUSH_REDIS_URL = REDIS_URL
@@ -236,7 +236,7 @@ CONTENT_SECURITY_POLICY = {
     },
 }
 
-# Event streams (games.streams) one client may hold open at a time in each stream process:
+# Event streams (floor.streams) one client may hold open at a time in each stream process:
 # per address (players behind one address share it) and per browser session. A stream
 # refused past the limit answers 429 and its page polls instead. The proxy holds its own
 # limits across the stream servers (deploy/haproxy.cfg).

@@ -18,6 +18,7 @@ from accounts.models import User
 from games.models import Game
 from games.services import game_create_solo, seat_resign
 from leaderboards import services
+from leaderboards.daily import week_start
 from leaderboards.models import DealScore, PlayerResult, PlayerTotals, SoloStanding, WeeklyBest
 from tests.factories import UserFactory, finished_on_deal, solo_results
 from tournaments import services as tournament_services
@@ -106,11 +107,19 @@ def test_a_finished_sealed_deal_shows_nowhere_public_until_the_tournament_ends(
     client.force_login(UserFactory())
     traces = public_traces(client, ana, game)
     assert not any(traces.values()), traces
-    with time_machine.travel(tournament.ends_at + HOUR, tick=False):
+    unsealed_at = tournament.ends_at + HOUR
+    with time_machine.travel(unsealed_at, tick=False):
         tasks.tournament_unseal.enqueue(tournament.pk)
         # The seal lifted: the deal is one more finished game, on every page.
         traces = public_traces(client, ana, game)
-    assert all(traces.values()), traces
+    # The week's boards are this week's: a deal played in a week now gone is on neither.
+    assert game.finished_at is not None
+    this_week = week_start(game.finished_at) == week_start(unsealed_at)
+    expected = {page: True for page in traces} | {
+        "week board": this_week,
+        "api week board": this_week,
+    }
+    assert traces == expected
 
 
 def test_the_duplicate_page_compares_a_sealed_deal_with_nobody_until_the_seal_lifts(

@@ -15,6 +15,7 @@ from django.contrib.sessions.models import Session
 from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 import rules
 import rules.bot
@@ -105,7 +106,7 @@ def test_a_game_in_play_a_hidden_game_and_todays_daily_deal_make_no_puzzle(
     assert not Puzzle.objects.exists()
     assert services.puzzle_make_from_game(game_id=daily.pk) == 0
     # Once the day is over, its deal is everyone's: its positions may become puzzles.
-    time_machine.move_to(datetime.datetime(2026, 6, 11, 12, 0, tzinfo=datetime.UTC))
+    time_machine.move_to(timezone.now() + datetime.timedelta(days=1))
     assert services.puzzle_make_from_game(game_id=daily.pk) > 0
     hidden = finish(game_services.game_create_solo(user=user, seed=11), user, committed)
     Puzzle.objects.all().delete()
@@ -536,9 +537,9 @@ def test_the_history_lists_ones_answers_a_page_at_a_time(
     assert f'href="{url}"' in puzzle_page
     solved, missed, seen = puzzles[0], puzzles[1], puzzles[2]
     client_logged_in.post(answer_url(solved), fields(rules.turn_from_json(solved.best_turn)))
-    time_machine.move_to(datetime.datetime(2026, 6, 10, 13, 0, tzinfo=datetime.UTC))
+    time_machine.move_to(timezone.now() + datetime.timedelta(hours=1))
     client_logged_in.post(answer_url(missed), fields(a_missing_turn(missed)[0]))
-    time_machine.move_to(datetime.datetime(2026, 6, 10, 14, 0, tzinfo=datetime.UTC))
+    time_machine.move_to(timezone.now() + datetime.timedelta(hours=1))
     Attempt.objects.create(
         puzzle=seen,
         user=user,
