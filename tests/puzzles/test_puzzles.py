@@ -117,7 +117,7 @@ def test_a_game_in_play_a_hidden_game_and_todays_daily_deal_make_no_puzzle(
     # A banned player's games make none either.
     Game.objects.filter(pk=hidden.pk).update(hidden=False)
     User.objects.filter(pk=user.pk).update(
-        banned_until=datetime.datetime(2027, 1, 1, tzinfo=datetime.UTC)
+        banned_until=timezone.now() + datetime.timedelta(days=30)
     )
     assert services.puzzle_make_from_game(game_id=hidden.pk) == 0
 
