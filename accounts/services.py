@@ -5,7 +5,6 @@ from __future__ import annotations
 import datetime
 from collections.abc import Iterable
 from importlib import import_module
-from urllib.parse import urlsplit
 
 from allauth.account.models import EmailAddress
 from allauth.usersessions.models import UserSession
@@ -22,6 +21,7 @@ from django.utils.translation import ngettext
 from accounts.adapter import DELETED_USERNAME_PREFIX, FAREWELL_PREFIX, FAREWELL_SECONDS
 from accounts.models import NotificationPreference, PushSubscription, User, Vacation
 from accounts.notifications import CHANNELS, CHOOSABLE, Channel, Event
+from accounts.pushendpoint import push_endpoint
 from accounts.selectors import vacation_current, vacation_days_used
 from accounts.signals import user_deleting, vacation_changed
 
@@ -226,19 +226,16 @@ def push_subscription_save(
 ) -> PushSubscription:
     """Subscribe one device of ``user`` (or refresh its keys: an endpoint is one device).
 
-    Raises ``ValidationError`` for an endpoint that is not an https URL (http only where
-    ``LIMES_PUSH_ALLOW_HTTP``), keys of the wrong shape, or anything too long.
+    Raises ``ValidationError`` for an endpoint ``push_endpoint`` refuses (it stores the URL
+    that function gives, the one the worker posts to), keys of the wrong shape, or anything
+    too long.
     """
     p256dh, auth = p256dh.rstrip("="), auth.rstrip("=")
     if len(p256dh) != _P256DH_LENGTH or not set(p256dh) <= _BASE64URL or p256dh[0] != "B":
         raise ValidationError(_("This is not a push subscription's key."), code="p256dh")
     if len(auth) != _AUTH_LENGTH or not set(auth) <= _BASE64URL:
         raise ValidationError(_("This is not a push subscription's key."), code="auth")
-    schemes = ("https://", "http://") if settings.LIMES_PUSH_ALLOW_HTTP else ("https://",)
-    if not endpoint.startswith(schemes):
-        raise ValidationError(_("A push service must be reached over https."), code="endpoint")
-    if not _known_push_service(endpoint):
-        raise ValidationError(_("This is not a push subscription."), code="endpoint")
+    endpoint = push_endpoint(endpoint)
     existing = PushSubscription.objects.select_for_update().filter(endpoint=endpoint).first()
     # An endpoint that moved to another account (a shared device) now belongs to this one.
     subscription = existing or PushSubscription(endpoint=endpoint)
@@ -249,17 +246,6 @@ def push_subscription_save(
     subscription.full_clean()
     subscription.save()
     return subscription
-
-
-def _known_push_service(endpoint: str) -> bool:
-    hosts: tuple[str, ...] | None = settings.LIMES_PUSH_HOSTS
-    if hosts is None:
-        return True
-    try:
-        host = (urlsplit(endpoint).hostname or "").lower()
-    except ValueError:
-        return False
-    return any(host == known or host.endswith("." + known) for known in hosts)
 
 
 @transaction.atomic

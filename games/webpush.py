@@ -13,11 +13,13 @@ import logging
 
 import requests
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.utils import timezone
 from py_vapid import Vapid
 from pywebpush import WebPushException, webpush
 
 from accounts.models import PushSubscription
+from accounts.pushendpoint import push_endpoint
 
 logger = logging.getLogger(__name__)
 
@@ -57,8 +59,15 @@ def push_deliver(*, user_id: int, title: str, body: str, url: str, tag: str) -> 
 def _deliver(
     subscription: PushSubscription, data: str, vapid: Vapid, session: requests.Session
 ) -> str:
+    try:
+        # Read again as at subscribing (a row stored before a check, or before the list of
+        # push services changed, is not posted to): the URL posted to is the one checked.
+        endpoint = push_endpoint(subscription.endpoint)
+    except ValidationError:
+        logger.warning("push to subscription %d refused: not a push service", subscription.pk)
+        return "failed"
     info = {
-        "endpoint": subscription.endpoint,
+        "endpoint": endpoint,
         "keys": {"p256dh": subscription.p256dh, "auth": subscription.auth},
     }
     try:

@@ -373,6 +373,16 @@ PRODUCTION_HOSTS = (
         ("https://fcm.googleapis.com.evil.example/x", 400),
         ("https://evilfcm.googleapis.com@10.0.0.1/x", 400),
         ("https://[::1]/x", 400),
+        # Read by requests, whose parser ends the host at the backslash: 127.0.0.2.
+        ("https://127.0.0.2\\@fcm.googleapis.com/fcm/send/x", 400),
+        ("https://fcm.googleapis.com\\@127.0.0.2/fcm/send/x", 400),
+        ("https://player@fcm.googleapis.com/fcm/send/x", 400),
+        ("https://fcm.googleapis.com:8443/fcm/send/x", 400),
+        ("https://fcm.googleapis.com./fcm/send/x", 400),
+        ("https://142.250.0.1/fcm/send/x", 400),
+        ("https://[::ffff:127.0.0.1]/fcm/send/x", 400),
+        ("https://fcm.googleapis.com/fcm/send/x y", 400),
+        ("https://fcm.googleapis.com/fcm/send/x#y", 400),
     ],
 )
 def test_in_production_only_the_browsers_push_services_are_taken(
@@ -384,6 +394,36 @@ def test_in_production_only_the_browsers_push_services_are_taken(
         response = client_for(ben).post(reverse("accounts:push_subscribe"), form)
     assert response.status_code == status
     assert PushSubscription.objects.filter(user=ben).exists() == (status == 201)
+
+
+def test_the_endpoint_stored_is_the_one_the_worker_posts_to(push_service: PushService) -> None:
+    ben = UserFactory()
+    form = _subscribe_form(push_service, ben, "phone")
+    form["endpoint"] = "https://FCM.googleapis.com/fcm/send/abc:def"
+    with override_settings(LIMES_PUSH_ALLOW_HTTP=False, LIMES_PUSH_HOSTS=PRODUCTION_HOSTS):
+        assert client_for(ben).post(reverse("accounts:push_subscribe"), form).status_code == 201
+    device = PushSubscription.objects.get(user=ben)
+    assert device.endpoint == "https://fcm.googleapis.com/fcm/send/abc:def"
+
+
+def test_an_endpoint_two_parsers_read_two_ways_is_never_posted_to(
+    push_service: PushService, committed: Callable[[], Any]
+) -> None:
+    """urllib.parse takes this endpoint's host for Google's, requests (the worker) for the
+    stand-in's own address: refused when subscribing, and not posted to if already stored."""
+    ana, ben = UserFactory(), UserFactory()
+    hidden = f"{push_service.url}\\@fcm.googleapis.com/phone"
+    form = _subscribe_form(push_service, ben, "phone") | {"endpoint": hidden}
+    with override_settings(LIMES_PUSH_HOSTS=PRODUCTION_HOSTS):
+        assert client_for(ben).post(reverse("accounts:push_subscribe"), form).status_code == 400
+        assert not PushSubscription.objects.exists()
+        # One stored before the check existed.
+        push_service.device(ben)
+        PushSubscription.objects.filter(user=ben).update(endpoint=hidden)
+        with committed():
+            social.friend_request_send(user=ana, other=ben)
+    assert push_service.received == []
+    assert Notification.objects.filter(user=ben).exists()
 
 
 def test_subscribing_needs_a_signed_in_player_a_post_and_the_csrf_token(
