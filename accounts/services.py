@@ -24,6 +24,7 @@ from accounts.notifications import CHANNELS, CHOOSABLE, Channel, Event
 from accounts.pushendpoint import push_endpoint
 from accounts.selectors import vacation_current, vacation_days_used
 from accounts.signals import user_deleting, vacation_changed
+from core.errors import ActionRefused
 
 
 @transaction.atomic
@@ -228,7 +229,7 @@ def push_subscription_save(
 
     Raises ``ValidationError`` for an endpoint ``push_endpoint`` refuses (it stores the URL
     that function gives, the one the worker posts to), keys of the wrong shape, or anything
-    too long.
+    too long; ``ActionRefused`` (409) for a device past ``LIMES_PUSH_DEVICES_PER_PLAYER``.
     """
     p256dh, auth = p256dh.rstrip("="), auth.rstrip("=")
     if len(p256dh) != _P256DH_LENGTH or not set(p256dh) <= _BASE64URL or p256dh[0] != "B":
@@ -236,7 +237,18 @@ def push_subscription_save(
     if len(auth) != _AUTH_LENGTH or not set(auth) <= _BASE64URL:
         raise ValidationError(_("This is not a push subscription's key."), code="auth")
     endpoint = push_endpoint(endpoint)
+    # The player's row first, then the device's: one count of their devices at a time.
+    User.objects.select_for_update().filter(pk=user.pk).first()
     existing = PushSubscription.objects.select_for_update().filter(endpoint=endpoint).first()
+    # Each device costs the task worker a POST for every notification: a script's
+    # hundreds would hold it (a refreshed one is no new device).
+    devices = PushSubscription.objects.filter(user=user).exclude(endpoint=endpoint).count()
+    if devices >= settings.LIMES_PUSH_DEVICES_PER_PLAYER:
+        raise ActionRefused(
+            _("Notifications already reach as many devices as they may: remove one first."),
+            status=409,
+            code="devices",
+        )
     # An endpoint that moved to another account (a shared device) now belongs to this one.
     subscription = existing or PushSubscription(endpoint=endpoint)
     subscription.user = user

@@ -47,6 +47,7 @@ from accounts.services import (
     vacation_start,
 )
 from accounts.vapid import push_enabled
+from core.errors import ActionRefused
 
 
 @login_required
@@ -153,6 +154,8 @@ def push_subscribe(request: AuthenticatedHttpRequest) -> HttpResponse:
             auth=form.cleaned_data["auth"],
             label=form.cleaned_data["label"],
         )
+    except ActionRefused as refusal:
+        return JsonResponse({"error": refusal.message}, status=refusal.status)
     except ValidationError:
         return JsonResponse({"error": _("This is not a push subscription.")}, status=400)
     devices.remember(request, subscription.pk)  # signing out unsubscribes it

@@ -320,6 +320,12 @@ LIMES_PUSH_HOSTS: tuple[str, ...] | None = (
     "push.apple.com",
     "notify.windows.com",
 )
+# A player's devices that get pushes: each costs the task worker a POST per notification.
+LIMES_PUSH_DEVICES_PER_PLAYER = int(os.environ.get("LIMES_PUSH_DEVICES_PER_PLAYER", "10"))
+# Seconds the worker waits for a push service (to connect, then each read of its answer),
+# and at most for all of one notification's devices (games.webpush).
+LIMES_PUSH_TIMEOUT_SECONDS = float(os.environ.get("LIMES_PUSH_TIMEOUT_SECONDS", "5"))
+LIMES_PUSH_TASK_SECONDS = float(os.environ.get("LIMES_PUSH_TASK_SECONDS", "20"))
 # allauth's defaults stay in force (failed sign-ins: 10 a minute per IP and 5 per
 # five minutes per account); only the sign-in limit is spelt out to show it is wanted.
 ACCOUNT_RATE_LIMITS = {"login_failed": "10/m/ip,5/5m/key"}

@@ -21,7 +21,7 @@ from accounts.models import Notification, PushSubscription, User
 from accounts.services import notification_preferences_set, vacation_end, vacation_start
 from games.models import Game
 from social import services as social
-from tests.conftest import PushService
+from tests.conftest import PushService, Tarpit
 from tests.factories import UserFactory, play_turn, started_game
 from tests.pages import client_for
 from tournaments import services as tournaments
@@ -142,6 +142,53 @@ def test_a_push_service_that_redirects_is_not_followed(
     assert [path for path, _, _ in push_service.received] == ["/phone"]
     assert PushSubscription.objects.filter(user=ben).count() == 1
     assert "unreachable" in caplog.text
+
+
+def test_a_push_service_that_never_answers_holds_the_worker_a_bounded_time(
+    push_service: PushService,
+    tarpit: Tarpit,
+    committed: Callable[[], Any],
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A player's devices on a service that never answers: the task gives up on them past
+    its time, and the device that took the last push goes first, so it still gets this."""
+    ana, ben = UserFactory(), UserFactory()
+    phone = push_service.device(ben, "phone")
+    PushSubscription.objects.filter(pk=phone.pk).update(last_success_at=timezone.now())
+    for number in range(9):
+        stuck = push_service.device(ben, f"stuck{number}")
+        PushSubscription.objects.filter(pk=stuck.pk).update(endpoint=f"{tarpit.url}/{number}")
+    limits = {"LIMES_PUSH_TIMEOUT_SECONDS": 0.2, "LIMES_PUSH_TASK_SECONDS": 0.5}
+    with (
+        override_settings(**limits),
+        committed(),
+        caplog.at_level(logging.WARNING, logger="games.webpush"),
+    ):
+        social.friend_request_send(user=ana, other=ben)
+    assert len(push_service.messages("phone")) == 1
+    assert tarpit.held  # it was tried, and given up on
+    assert "devices left out of time" in caplog.text
+
+
+def test_a_player_has_at_most_ten_devices_subscribed(push_service: PushService) -> None:
+    ben = UserFactory()
+    client = client_for(ben)
+    first = _subscribe_form(push_service, ben, "device0")
+    assert client.post(reverse("accounts:push_subscribe"), first).status_code == 201
+    for number in range(1, 10):
+        form = _subscribe_form(push_service, ben, f"device{number}")
+        assert client.post(reverse("accounts:push_subscribe"), form).status_code == 201
+    form = _subscribe_form(push_service, ben, "device10")
+    response = client.post(reverse("accounts:push_subscribe"), form)
+    assert response.status_code == 409
+    assert "remove one first" in response.json()["error"]
+    assert PushSubscription.objects.filter(user=ben).count() == 10
+    # A device already subscribed subscribes again as before.
+    again = first | {"label": "Firefox, again"}
+    assert client.post(reverse("accounts:push_subscribe"), again).status_code == 201
+    # And one removed makes room.
+    PushSubscription.objects.filter(user=ben).first().delete()  # type: ignore[union-attr]
+    assert client.post(reverse("accounts:push_subscribe"), form).status_code == 201
 
 
 # -- preferences -------------------------------------------------------------------------
