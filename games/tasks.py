@@ -2,9 +2,14 @@
 tables' clock, data exports, mail.
 
 Workers run them: ``manage.py task_worker`` (``games/management/commands/task_worker.py``,
-django-tasks-db's ``db_worker`` with heartbeats), two of them started by ``scripts/serve``
-and ``scripts/cluster``, ``deploy/systemd/limes-worker.service`` in production. The tests
-run them at once. Each is safe to run twice.
+django-tasks-db's ``db_worker`` with heartbeats), started by ``scripts/serve`` and
+``scripts/cluster``, ``deploy/systemd/limes-worker.service`` and ``limes-computers.service``
+in production. The tests run them at once. Each is safe to run twice.
+
+Two queues: what a person at a table waits for (computers' turns, live tables' clock) on
+``COMPUTERS``, served by workers of its own (``task_worker --queue-name computers``), so
+that no mail, push, export or analysis, however slow its outside service, holds it up;
+everything else on ``DEFAULT``. A worker started without ``--queue-name`` serves both.
 """
 
 from __future__ import annotations
@@ -12,9 +17,17 @@ from __future__ import annotations
 import datetime
 
 from django_tasks import task
+from django_tasks.base import DEFAULT_TASK_QUEUE_NAME
+
+#: The queue of mail, push, exports, analyses and the par: nobody sits waiting for them.
+DEFAULT = DEFAULT_TASK_QUEUE_NAME
+#: The queue of the work a person at a table waits for.
+COMPUTERS = "computers"
+#: Every queue (the ``QUEUES`` of ``settings.TASKS``).
+QUEUES = (DEFAULT, COMPUTERS)
 
 
-@task()
+@task(queue_name=COMPUTERS)
 def bots_play(game_id: int, round_number: int) -> int:
     """The computer players' turns of one round (``computer.bots_play``)."""
     # Imported here: the services enqueue these tasks, so they import this module.
@@ -41,7 +54,7 @@ def daily_par_compute(day: str, ruleset: str) -> int | None:
     return par.bot_score
 
 
-@task()
+@task(queue_name=COMPUTERS)
 def lockstep_tick(lockstep_id: int) -> bool:
     """A live table's round clock ran out: move it on (``services.lockstep_advance``)."""
     from games import services

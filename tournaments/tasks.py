@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from django_tasks import task
 
+from games.tasks import COMPUTERS
+
 
 @task()
 def tournaments_schedule() -> int:
@@ -13,7 +15,7 @@ def tournaments_schedule() -> int:
     return len(services.weekly_tournaments_ensure())
 
 
-@task()
+@task(queue_name=COMPUTERS)
 def live_advance(tournament_id: int) -> bool:
     """A live tournament's window opened: deal its first deal (``services.live_advance``)."""
     from tournaments import services

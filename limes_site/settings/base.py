@@ -64,7 +64,14 @@ INSTALLED_APPS = [
 
 # Work that must not run inside a player's request (computer players' turns, analyses)
 # goes to a queue in the database; `manage.py task_worker` runs it.
-TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+# Two queues (games.tasks): "computers" for what a person at a table waits for, served by
+# workers of its own; "default" for the rest.
+TASKS = {
+    "default": {
+        "BACKEND": "django_tasks_db.DatabaseBackend",
+        "QUEUES": ["default", "computers"],
+    }
+}
 # Seconds a task worker (`manage.py task_worker`) may go without a beat before the tasks it
 # was running are queued again for another (games.taskqueue).
 LIMES_TASK_LEASE_SECONDS = float(os.environ.get("LIMES_TASK_LEASE_SECONDS", "30"))

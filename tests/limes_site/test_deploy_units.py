@@ -46,6 +46,17 @@ def test_the_worker_unit_runs_the_worker_that_takes_back_dead_workers_tasks() ->
     assert "manage.py task_worker" in _unit("limes-worker.service")
 
 
+def test_a_worker_is_kept_for_the_computers_queue_alone() -> None:
+    # No mail, push or analysis there: nothing slow outside can hold a computer's answer.
+    (command,) = re.findall(r"ExecStart=(.*)", _unit("limes-computers.service"))
+    assert "manage.py task_worker" in command
+    assert command.endswith("--queue-name computers")
+    cluster = (settings.BASE_DIR / "scripts" / "cluster").read_text()
+    assert "task_worker --no-reload --interval 0.25 --queue-name computers" in cluster
+    serve = (settings.BASE_DIR / "scripts" / "serve").read_text()
+    assert "task_worker --no-reload --interval 0.25 --queue-name computers" in serve
+
+
 @pytest.mark.parametrize(
     ("path", "to_the_stream_servers"),
     [
