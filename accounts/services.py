@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import base64
 import datetime
+import hmac
 from collections.abc import Iterable
 from importlib import import_module
 
 from allauth.account.models import EmailAddress
 from allauth.usersessions.models import UserSession
+from cryptography.hazmat.primitives.asymmetric import ec
 from django.conf import settings
 from django.contrib.sessions.models import Session
 from django.core import signing
@@ -236,10 +239,19 @@ def push_subscription_save(
         raise ValidationError(_("This is not a push subscription's key."), code="p256dh")
     if len(auth) != _AUTH_LENGTH or not set(auth) <= _BASE64URL:
         raise ValidationError(_("This is not a push subscription's key."), code="auth")
+    if not _is_p256_point(p256dh):
+        # The worker could never encrypt for it.
+        raise ValidationError(_("This is not a push subscription's key."), code="p256dh")
     endpoint = push_endpoint(endpoint)
     # The player's row first, then the device's: one count of their devices at a time.
     User.objects.select_for_update().filter(pk=user.pk).first()
     existing = PushSubscription.objects.select_for_update().filter(endpoint=endpoint).first()
+    # A device moves to another account (a shared browser) only with its own keys: its
+    # endpoint alone, which a push service's logs or a page may show, takes nobody's.
+    if existing is not None and existing.user_id != user.pk:
+        same = hmac.compare_digest(existing.p256dh, p256dh)
+        if not (hmac.compare_digest(existing.auth, auth) and same):
+            raise ValidationError(_("This is not a push subscription."), code="endpoint")
     # Each device costs the task worker a POST for every notification: a script's
     # hundreds would hold it (a refreshed one is no new device).
     devices = PushSubscription.objects.filter(user=user).exclude(endpoint=endpoint).count()
@@ -249,7 +261,6 @@ def push_subscription_save(
             status=409,
             code="devices",
         )
-    # An endpoint that moved to another account (a shared device) now belongs to this one.
     subscription = existing or PushSubscription(endpoint=endpoint)
     subscription.user = user
     subscription.p256dh = p256dh
@@ -258,6 +269,15 @@ def push_subscription_save(
     subscription.full_clean()
     subscription.save()
     return subscription
+
+
+def _is_p256_point(p256dh: str) -> bool:
+    raw = base64.urlsafe_b64decode(p256dh + "=" * (-len(p256dh) % 4))
+    try:
+        ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), raw)
+    except ValueError:
+        return False
+    return True
 
 
 @transaction.atomic

@@ -111,5 +111,10 @@ def _deliver(
     except requests.RequestException as error:
         logger.warning("push service of subscription %d unreachable: %s", subscription.pk, error)
         return "failed"
+    except ValueError as error:
+        # Keys nothing can be encrypted for (stored before they were checked): this device
+        # gets nothing, the player's others still do.
+        logger.warning("push to subscription %d: unusable keys: %s", subscription.pk, error)
+        return "failed"
     PushSubscription.objects.filter(pk=subscription.pk).update(last_success_at=timezone.now())
     return "sent"

@@ -191,6 +191,40 @@ def test_a_player_has_at_most_ten_devices_subscribed(push_service: PushService) 
     assert client.post(reverse("accounts:push_subscribe"), form).status_code == 201
 
 
+def test_a_device_the_worker_cannot_push_to_costs_the_players_other_devices_nothing(
+    push_service: PushService, committed: Callable[[], Any]
+) -> None:
+    ana, ben = UserFactory(), UserFactory()
+    broken = push_service.device(ben, "broken")  # stored before keys were checked
+    PushSubscription.objects.filter(pk=broken.pk).update(p256dh="B" + "A" * 86)
+    refused = push_service.device(ben, "refused")  # stored before endpoints were
+    PushSubscription.objects.filter(pk=refused.pk).update(
+        endpoint=f"{push_service.url}\\@fcm.googleapis.com/refused"
+    )
+    push_service.device(ben, "phone")
+    with committed():
+        social.friend_request_send(user=ana, other=ben)
+    assert [m["url"] for m in push_service.messages("phone")] == [reverse("social:friends")]
+    assert [path for path, _, _ in push_service.received] == ["/phone"]
+
+
+def test_a_device_moves_to_another_account_only_with_its_own_keys(
+    push_service: PushService,
+) -> None:
+    ana, mallory = UserFactory(), UserFactory()
+    form = _subscribe_form(push_service, ana, "phone")
+    assert client_for(ana).post(reverse("accounts:push_subscribe"), form).status_code == 201
+    # Mallory knows the endpoint, not the keys the browser holds.
+    other_keys = _subscribe_form(push_service, mallory, "elsewhere")
+    stolen = form | {"p256dh": other_keys["p256dh"], "auth": other_keys["auth"]}
+    response = client_for(mallory).post(reverse("accounts:push_subscribe"), stolen)
+    assert response.status_code == 400
+    assert PushSubscription.objects.get().user == ana
+    # The same browser, signed in as someone else, brings the same keys: it moves.
+    assert client_for(mallory).post(reverse("accounts:push_subscribe"), form).status_code == 201
+    assert PushSubscription.objects.get().user == mallory
+
+
 # -- preferences -------------------------------------------------------------------------
 
 
@@ -372,6 +406,8 @@ def test_the_settings_page_has_the_public_key_never_the_private(
         {"endpoint": "https://push.example/" + "x" * 2000},
         {"p256dh": "B" + "A" * 86 + "\x00"},
         {"p256dh": "A" * 87},
+        # The shape of a key, but no point of the curve: nothing could be encrypted for it.
+        {"p256dh": "B" + "A" * 86},
         {"p256dh": "B" * 5000},
         {"auth": "short"},
         {"auth": "!" * 22},
