@@ -24,6 +24,17 @@ def test_gunicorn_listens_on_loopback_unless_told_another_private_address(name: 
     assert "0.0.0.0" not in unit
 
 
+def test_no_two_gunicorn_masters_share_a_control_socket() -> None:
+    # Without it each master opens ~/.gunicorn/gunicorn.ctl, the same for every instance
+    # of a host: the last one started would take the others' commands.
+    for name in ("limes-app@.service", "limes-stream@.service"):
+        assert "--no-control-socket" in _unit(name)
+    cluster = (settings.BASE_DIR / "scripts" / "cluster").read_text()
+    starts = re.findall(r"python -m gunicorn (?:[^\n]*\\\n)*[^\n]*", cluster)
+    assert len(starts) == 2
+    assert all("--no-control-socket" in start for start in starts)
+
+
 def test_views_run_on_wsgi_and_event_streams_on_asgi() -> None:
     # scripts/cluster's split: a stream on a sync worker would hold the worker; a view
     # under uvicorn pays a thread hop each way.
