@@ -151,8 +151,9 @@ def user_sessions_end(*, user: User, farewell: dict[str, str | None] | None = No
 def vacation_start(*, user: User, until: datetime.date) -> Vacation:
     """Start a vacation now, to the end of ``until`` (UTC); ValidationError if not allowed.
 
-    It may not start while another runs, nor end before today, nor take more days than
-    are left of this calendar year's allowance (``LIMES_VACATION_DAYS_PER_YEAR``).
+    It may not start while another runs, nor end before today, nor take more days of a
+    calendar year than are left of that year's allowance (``LIMES_VACATION_DAYS_PER_YEAR``;
+    one over New Year counts its days in each year).
     """
     # The player's row lock serialises two requests: both cannot spend the same days.
     User.objects.select_for_update().filter(pk=user.pk).first()
@@ -175,6 +176,20 @@ def vacation_start(*, user: User, until: datetime.date) -> Vacation:
             % {"left": left},
             code="allowance",
         )
+    if until.year > today.year:
+        # Over New Year: its days of next year come out of next year's allowance.
+        next_year = until.year
+        left = max(allowance - vacation_days_used(user, next_year), 0)
+        if (until - datetime.date(next_year, 1, 1)).days + 1 > left:
+            raise ValidationError(
+                ngettext(
+                    "That is more than the %(left)d day of vacation you have left in %(year)d.",
+                    "That is more than the %(left)d days of vacation you have left in %(year)d.",
+                    left,
+                )
+                % {"left": left, "year": next_year},
+                code="allowance",
+            )
     ends_at = datetime.datetime.combine(
         until + datetime.timedelta(days=1), datetime.time(), tzinfo=datetime.UTC
     )
