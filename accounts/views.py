@@ -3,6 +3,7 @@ from __future__ import annotations
 import time
 
 from allauth.account import app_settings as allauth_account
+from allauth.account.adapter import get_adapter as get_account_adapter
 from allauth.account.authentication import get_authentication_records
 from allauth.account.decorators import reauthentication_required
 from allauth.mfa.utils import is_mfa_enabled
@@ -10,6 +11,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import REDIRECT_FIELD_NAME, logout
 from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
 from django.shortcuts import redirect, render
@@ -225,11 +227,15 @@ def player_search(request: HtmxHttpRequest) -> HttpResponse:
     """Find a player by the start of their name: ``/players/?q=ana``."""
     query = request.GET.get("q", "").strip()
     error = None
+    status = 400
     players: list[User] = []
     if len(query) > selectors.NAME_MAX_LENGTH:
         error = _("No name is that long.")
     elif any(not character.isprintable() for character in query):
         error = _("A name has only letters, digits and the signs @ . + - _")
+    elif query and not _search_allowed(request):
+        error = _("That is a lot of searches at once: wait a minute.")
+        status = 429
     elif query:
         players = selectors.players_named(query)
     context = {
@@ -238,7 +244,24 @@ def player_search(request: HtmxHttpRequest) -> HttpResponse:
         "error": error,
         "limit": selectors.SEARCH_LIMIT,
     }
-    return render(request, "accounts/search.html", context, status=400 if error else 200)
+    return render(request, "accounts/search.html", context, status=status if error else 200)
+
+
+#: Searches one address may make in ``SEARCH_WINDOW_SECONDS``: a person types a few names.
+SEARCHES_PER_WINDOW = 60
+SEARCH_WINDOW_SECONDS = 60
+
+
+def _search_allowed(request: HttpRequest) -> bool:
+    # Counted by address (allauth's, behind as many proxies as it trusts); while the cache
+    # is away the count starts afresh and lets players through (limes_site.cache).
+    key = f"throttle:player-search:{get_account_adapter(request).get_client_ip(request)}"
+    cache.add(key, 0, SEARCH_WINDOW_SECONDS)
+    try:
+        return int(cache.incr(key)) <= SEARCHES_PER_WINDOW
+    except ValueError:  # the window ended between the two calls
+        cache.add(key, 1, SEARCH_WINDOW_SECONDS)
+        return True
 
 
 # No CSRF token: a mail program's one-click unsubscribe (RFC 8058) POSTs here without one,
