@@ -43,8 +43,18 @@ def vacation_current(user: User, now: datetime.datetime | None = None) -> Vacati
 
 
 def vacation_days_used(user: User, year: int) -> int:
-    """The days of ``year``'s allowance the player's vacations took (or are booked to take)."""
-    return sum(v.days for v in Vacation.objects.filter(user=user, starts_at__year=year))
+    """The days of ``year``'s allowance the player's vacations took (or are booked to take):
+    the days begun within that year (one over New Year counts in each of its two years)."""
+    if not datetime.MINYEAR < year < datetime.MAXYEAR:
+        return 0
+    begins = datetime.datetime(year, 1, 1, tzinfo=datetime.UTC)
+    ends = datetime.datetime(year + 1, 1, 1, tzinfo=datetime.UTC)
+    rows = Vacation.objects.filter(user=user, starts_at__lt=ends, ends_at__gt=begins)
+    day = datetime.timedelta(days=1)
+    return sum(
+        -(-(min(stop, ends) - max(start, begins)) // day)
+        for start, stop in rows.values_list("starts_at", "ends_at")
+    )
 
 
 def vacations_until(

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import base64
 import datetime
+import hmac
 from collections.abc import Iterable
 from importlib import import_module
-from urllib.parse import urlsplit
 
 from allauth.account.models import EmailAddress
 from allauth.usersessions.models import UserSession
+from cryptography.hazmat.primitives.asymmetric import ec
 from django.conf import settings
 from django.contrib.sessions.models import Session
 from django.core import signing
@@ -22,8 +24,10 @@ from django.utils.translation import ngettext
 from accounts.adapter import DELETED_USERNAME_PREFIX, FAREWELL_PREFIX, FAREWELL_SECONDS
 from accounts.models import NotificationPreference, PushSubscription, User, Vacation
 from accounts.notifications import CHANNELS, CHOOSABLE, Channel, Event
+from accounts.pushendpoint import push_endpoint
 from accounts.selectors import vacation_current, vacation_days_used
 from accounts.signals import user_deleting, vacation_changed
+from core.errors import ActionRefused
 
 
 @transaction.atomic
@@ -147,8 +151,9 @@ def user_sessions_end(*, user: User, farewell: dict[str, str | None] | None = No
 def vacation_start(*, user: User, until: datetime.date) -> Vacation:
     """Start a vacation now, to the end of ``until`` (UTC); ValidationError if not allowed.
 
-    It may not start while another runs, nor end before today, nor take more days than
-    are left of this calendar year's allowance (``LIMES_VACATION_DAYS_PER_YEAR``).
+    It may not start while another runs, nor end before today, nor take more days of a
+    calendar year than are left of that year's allowance (``LIMES_VACATION_DAYS_PER_YEAR``;
+    one over New Year counts its days in each year).
     """
     # The player's row lock serialises two requests: both cannot spend the same days.
     User.objects.select_for_update().filter(pk=user.pk).first()
@@ -171,6 +176,20 @@ def vacation_start(*, user: User, until: datetime.date) -> Vacation:
             % {"left": left},
             code="allowance",
         )
+    if until.year > today.year:
+        # Over New Year: its days of next year come out of next year's allowance.
+        next_year = until.year
+        left = max(allowance - vacation_days_used(user, next_year), 0)
+        if (until - datetime.date(next_year, 1, 1)).days + 1 > left:
+            raise ValidationError(
+                ngettext(
+                    "That is more than the %(left)d day of vacation you have left in %(year)d.",
+                    "That is more than the %(left)d days of vacation you have left in %(year)d.",
+                    left,
+                )
+                % {"left": left, "year": next_year},
+                code="allowance",
+            )
     ends_at = datetime.datetime.combine(
         until + datetime.timedelta(days=1), datetime.time(), tzinfo=datetime.UTC
     )
@@ -226,21 +245,37 @@ def push_subscription_save(
 ) -> PushSubscription:
     """Subscribe one device of ``user`` (or refresh its keys: an endpoint is one device).
 
-    Raises ``ValidationError`` for an endpoint that is not an https URL (http only where
-    ``LIMES_PUSH_ALLOW_HTTP``), keys of the wrong shape, or anything too long.
+    Raises ``ValidationError`` for an endpoint ``push_endpoint`` refuses (it stores the URL
+    that function gives, the one the worker posts to), keys of the wrong shape, or anything
+    too long; ``ActionRefused`` (409) for a device past ``LIMES_PUSH_DEVICES_PER_PLAYER``.
     """
     p256dh, auth = p256dh.rstrip("="), auth.rstrip("=")
     if len(p256dh) != _P256DH_LENGTH or not set(p256dh) <= _BASE64URL or p256dh[0] != "B":
         raise ValidationError(_("This is not a push subscription's key."), code="p256dh")
     if len(auth) != _AUTH_LENGTH or not set(auth) <= _BASE64URL:
         raise ValidationError(_("This is not a push subscription's key."), code="auth")
-    schemes = ("https://", "http://") if settings.LIMES_PUSH_ALLOW_HTTP else ("https://",)
-    if not endpoint.startswith(schemes):
-        raise ValidationError(_("A push service must be reached over https."), code="endpoint")
-    if not _known_push_service(endpoint):
-        raise ValidationError(_("This is not a push subscription."), code="endpoint")
+    if not _is_p256_point(p256dh):
+        # The worker could never encrypt for it.
+        raise ValidationError(_("This is not a push subscription's key."), code="p256dh")
+    endpoint = push_endpoint(endpoint)
+    # The player's row first, then the device's: one count of their devices at a time.
+    User.objects.select_for_update().filter(pk=user.pk).first()
     existing = PushSubscription.objects.select_for_update().filter(endpoint=endpoint).first()
-    # An endpoint that moved to another account (a shared device) now belongs to this one.
+    # A device moves to another account (a shared browser) only with its own keys: its
+    # endpoint alone, which a push service's logs or a page may show, takes nobody's.
+    if existing is not None and existing.user_id != user.pk:
+        same = hmac.compare_digest(existing.p256dh, p256dh)
+        if not (hmac.compare_digest(existing.auth, auth) and same):
+            raise ValidationError(_("This is not a push subscription."), code="endpoint")
+    # Each device costs the task worker a POST for every notification: a script's
+    # hundreds would hold it (a refreshed one is no new device).
+    devices = PushSubscription.objects.filter(user=user).exclude(endpoint=endpoint).count()
+    if devices >= settings.LIMES_PUSH_DEVICES_PER_PLAYER:
+        raise ActionRefused(
+            _("Notifications already reach as many devices as they may: remove one first."),
+            status=409,
+            code="devices",
+        )
     subscription = existing or PushSubscription(endpoint=endpoint)
     subscription.user = user
     subscription.p256dh = p256dh
@@ -251,15 +286,13 @@ def push_subscription_save(
     return subscription
 
 
-def _known_push_service(endpoint: str) -> bool:
-    hosts: tuple[str, ...] | None = settings.LIMES_PUSH_HOSTS
-    if hosts is None:
-        return True
+def _is_p256_point(p256dh: str) -> bool:
+    raw = base64.urlsafe_b64decode(p256dh + "=" * (-len(p256dh) % 4))
     try:
-        host = (urlsplit(endpoint).hostname or "").lower()
+        ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), raw)
     except ValueError:
         return False
-    return any(host == known or host.endswith("." + known) for known in hosts)
+    return True
 
 
 @transaction.atomic

@@ -47,6 +47,9 @@ from accounts.services import (
     vacation_start,
 )
 from accounts.vapid import push_enabled
+from core.clients import client_address
+from core.counters import window_count
+from core.errors import ActionRefused
 
 
 @login_required
@@ -153,6 +156,8 @@ def push_subscribe(request: AuthenticatedHttpRequest) -> HttpResponse:
             auth=form.cleaned_data["auth"],
             label=form.cleaned_data["label"],
         )
+    except ActionRefused as refusal:
+        return JsonResponse({"error": refusal.message}, status=refusal.status)
     except ValidationError:
         return JsonResponse({"error": _("This is not a push subscription.")}, status=400)
     devices.remember(request, subscription.pk)  # signing out unsubscribes it
@@ -222,11 +227,15 @@ def player_search(request: HtmxHttpRequest) -> HttpResponse:
     """Find a player by the start of their name: ``/players/?q=ana``."""
     query = request.GET.get("q", "").strip()
     error = None
+    status = 400
     players: list[User] = []
     if len(query) > selectors.NAME_MAX_LENGTH:
         error = _("No name is that long.")
     elif any(not character.isprintable() for character in query):
         error = _("A name has only letters, digits and the signs @ . + - _")
+    elif query and not _search_allowed(request):
+        error = _("That is a lot of searches at once: wait a minute.")
+        status = 429
     elif query:
         players = selectors.players_named(query)
     context = {
@@ -235,7 +244,18 @@ def player_search(request: HtmxHttpRequest) -> HttpResponse:
         "error": error,
         "limit": selectors.SEARCH_LIMIT,
     }
-    return render(request, "accounts/search.html", context, status=400 if error else 200)
+    return render(request, "accounts/search.html", context, status=status if error else 200)
+
+
+#: Searches one address may make in ``SEARCH_WINDOW_SECONDS``: a person types a few names.
+SEARCHES_PER_WINDOW = 60
+SEARCH_WINDOW_SECONDS = 60
+
+
+def _search_allowed(request: HttpRequest) -> bool:
+    # Counted by address, as the site's other throttles count.
+    key = f"throttle:player-search:{client_address(request)}"
+    return window_count(key, SEARCH_WINDOW_SECONDS) <= SEARCHES_PER_WINDOW
 
 
 # No CSRF token: a mail program's one-click unsubscribe (RFC 8058) POSTs here without one,

@@ -16,10 +16,10 @@ import hashlib
 import time
 from dataclasses import dataclass
 
-from django.core.cache import cache
 from django.http import HttpRequest
 
 from core.clients import client_address
+from core.counters import window_count
 
 WINDOW_SECONDS = 60
 # Requests a window: without a token, per address; with one, per token. No address may
@@ -43,15 +43,6 @@ def _bearer(request: HttpRequest) -> str | None:
     if scheme.lower() != "bearer" or not secret.strip():
         return None
     return secret.strip()
-
-
-def _count(key: str) -> int:
-    cache.add(key, 0, WINDOW_SECONDS * 2)
-    try:
-        return int(cache.incr(key))
-    except ValueError:  # the key expired between the two calls
-        cache.add(key, 1, WINDOW_SECONDS * 2)
-        return 1
 
 
 _VERDICT = "_limes_api_verdict"
@@ -80,7 +71,7 @@ def _admit(request: HttpRequest) -> Verdict:
         # The key holds a hash: a token never lies in the cache as it was sent.
         digest = hashlib.sha256(secret.encode("utf-8", "surrogatepass")).hexdigest()
         limits.append((f"api:rate:token:{window}:{digest}", TOKEN_PER_WINDOW))
-    over = [_count(key) > limit for key, limit in limits]
+    over = [window_count(key, WINDOW_SECONDS * 2) > limit for key, limit in limits]
     return Verdict(not any(over), retry_after)
 
 
@@ -92,7 +83,7 @@ def export_page_admit(request: HttpRequest, user_id: int) -> Verdict:
     now = time.time()
     window = int(now // WINDOW_SECONDS)
     retry_after = max(1, WINDOW_SECONDS - int(now % WINDOW_SECONDS))
-    pages = _count(f"api:rate:export:{window}:{user_id}")
+    pages = window_count(f"api:rate:export:{window}:{user_id}", WINDOW_SECONDS * 2)
     verdict = Verdict(pages <= EXPORT_PAGES_PER_WINDOW, retry_after)
     setattr(request, _EXPORT_VERDICT, verdict)
     return verdict

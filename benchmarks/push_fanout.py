@@ -73,7 +73,14 @@ def run(games: int, devices: int) -> None:
     from games import rebuild, services
     from games.models import Game
 
-    override_settings(TASKS={"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}).enable()
+    override_settings(
+        TASKS={
+            "default": {
+                "BACKEND": "django_tasks_db.DatabaseBackend",
+                "QUEUES": ["default", "computers"],
+            }
+        }
+    ).enable()
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Accept)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     base = f"http://127.0.0.1:{server.server_port}"

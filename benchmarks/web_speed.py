@@ -194,7 +194,14 @@ def run(games: int, repeat: int, redis: str = "") -> None:
     # The test settings run background tasks inside the request (ImmediateBackend): a
     # final commit would then include the game's whole analysis. Queue them in the
     # database, as production does; nothing runs them here.
-    override_settings(TASKS={"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}).enable()
+    override_settings(
+        TASKS={
+            "default": {
+                "BACKEND": "django_tasks_db.DatabaseBackend",
+                "QUEUES": ["default", "computers"],
+            }
+        }
+    ).enable()
     if redis:
         # Production's cache and sessions (limes_site.settings.base with REDIS_URL), under a
         # key prefix of this run's own.

@@ -3,6 +3,8 @@ limits count it."""
 
 from __future__ import annotations
 
+import ipaddress
+
 from django.conf import settings
 from django.http import HttpRequest
 
@@ -16,3 +18,18 @@ def client_address(request: HttpRequest) -> str:
         if len(hops) >= proxies:
             return str(hops[-proxies])
     return str(request.META.get("REMOTE_ADDR", ""))
+
+
+def client_network(request: HttpRequest) -> str:
+    """The client's address, or for IPv6 its /64: one household or machine is usually given
+    a whole /64, and counting each of its addresses apart would count it many times."""
+    address = client_address(request)
+    try:
+        parsed = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(parsed, ipaddress.IPv6Address) and parsed.ipv4_mapped is None:
+        return str(ipaddress.ip_network(f"{parsed}/64", strict=False))
+    if isinstance(parsed, ipaddress.IPv6Address) and parsed.ipv4_mapped is not None:
+        return str(parsed.ipv4_mapped)
+    return str(parsed)

@@ -58,7 +58,7 @@ from django.http import (
 from django.http.response import HttpResponseBase
 from django.utils.translation import gettext as _
 
-from core.clients import client_address
+from core.clients import client_network
 from floor import push
 
 logger = logging.getLogger(__name__)
@@ -396,7 +396,8 @@ async def stream_response(request: HttpRequest, events: AsyncIterator[str]) -> H
     """The response that sends ``events`` to the browser as they come, for as long as its
     session lives; 429 past this client's limits, 204 for a session that has ended."""
     session_key = request.COOKIES.get(settings.SESSION_COOKIE_NAME, "")[:64]
-    limits = {f"address:{client_address(request)}": settings.LIMES_STREAMS_PER_ADDRESS}
+    # By /64 for IPv6: one client may hold a whole /64 of addresses.
+    limits = {f"address:{client_network(request)}": settings.LIMES_STREAMS_PER_ADDRESS}
     if session_key:
         limits[f"session:{session_key}"] = settings.LIMES_STREAMS_PER_SESSION
     slot = counts.take(limits)

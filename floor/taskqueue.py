@@ -6,6 +6,11 @@
   every few seconds, and puts back in the queue the running tasks whose worker's beat is
   older than the lease. A task's writes are one transaction that dies with its worker, and
   every task is safe to run twice (it finds its work done), so the work is done once.
+- **Work a person waits for never waits behind the rest.** Two queues: what a person at a
+  table waits for (computers' turns, live tables' clock) on ``COMPUTERS``, served by
+  workers of its own (``task_worker --queue-name computers``), so that no mail, push,
+  export or analysis, however slow its outside service, holds it up; everything else on
+  ``DEFAULT``. A worker started without ``--queue-name`` serves both.
 - **No work lost to a database outage.** A task whose connection PostgreSQL dropped (a
   restart, a failover, an idle kill) did not fail: its worker puts it back in the queue
   (``task_requeue``) once the database answers, and goes on.
@@ -35,13 +40,20 @@ from django.core.checks import CheckMessage, Tags, register
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
-from django_tasks.base import TaskResultStatus
+from django_tasks.base import DEFAULT_TASK_QUEUE_NAME, TaskResultStatus
 from django_tasks_db.models import DBTaskResult
 
 from core.fences import version_fence
 from floor.models import TaskWorker
 
 logger = logging.getLogger(__name__)
+
+#: The queue of mail, push, exports, analyses and the par: nobody sits waiting for them.
+DEFAULT = DEFAULT_TASK_QUEUE_NAME
+#: The queue of the work a person at a table waits for.
+COMPUTERS = "computers"
+#: Every queue (the ``QUEUES`` of ``settings.TASKS``).
+QUEUES = (DEFAULT, COMPUTERS)
 
 #: The django-tasks-db versions (major, minor) whose worker internals were read for this.
 TASKS_DB_WRITTEN_FOR = frozenset({(0, 13)})

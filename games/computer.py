@@ -22,7 +22,7 @@ import rules
 import rules.bot
 from accounts.models import User
 from core.errors import ActionRefused
-from floor.taskqueue import fair_priority
+from floor.taskqueue import COMPUTERS, fair_priority
 from games import services, throttle
 from games.analysis import assess_seat
 from games.models import DailyPar, Game, GameAnalysis, Ruleset, SeatAnalysis
@@ -213,7 +213,7 @@ ANALYSIS_PRIORITY = 0
 RECENT_GAMES = 40
 
 
-@task()
+@task(queue_name=COMPUTERS)
 def bots_play_task(game_id: int, round_number: int) -> int:
     """The computer players' turns of one round (``bots_play``)."""
     return bots_play(game_id=game_id, round_number=round_number)

@@ -36,6 +36,7 @@ from accounts.selectors import vacation_paused
 from core.errors import ActionRefused
 from floor import mail, push
 from floor.notify import notify
+from floor.taskqueue import COMPUTERS
 from games import computer, export
 from games.daily import daily_seed, today
 from games.models import (
@@ -1254,7 +1255,7 @@ def data_export_build(*, export_id: int) -> str:
 # -- tasks: the work above that the task worker runs (``floor.taskqueue``) ------------------
 
 
-@task()
+@task(queue_name=COMPUTERS)
 def lockstep_tick(lockstep_id: int) -> bool:
     """A live table's round clock ran out: move it on (``lockstep_advance``)."""
     return lockstep_advance(lockstep_id=lockstep_id)

@@ -11,6 +11,7 @@ from django.core.cache import cache
 from django.http import HttpRequest
 
 from core.clients import client_address
+from core.counters import window_count
 
 # Wrong invitation codes allowed in one window, per player and per address (several
 # players may share an address: a school, a family).
@@ -39,19 +40,9 @@ def code_guesses_blocked(request: HttpRequest) -> bool:
 def code_miss_record(request: HttpRequest) -> None:
     """Count one wrong code against the player and the address."""
     for key, _limit in _keys(request):
-        _count(key, CODE_WINDOW_SECONDS)
+        window_count(key, CODE_WINDOW_SECONDS)
 
 
 def hint_take_allowed(user_id: int) -> bool:
     """Count one hint for the player; whether it is within ``HINTS_PER_WINDOW``."""
-    return _count(f"throttle:hint:user:{user_id}", HINT_WINDOW_SECONDS) <= HINTS_PER_WINDOW
-
-
-def _count(key: str, window: int) -> int:
-    # add() starts the window only once; incr() never extends it.
-    cache.add(key, 0, window)
-    try:
-        return int(cache.incr(key))
-    except ValueError:  # the window ended between the two calls
-        cache.add(key, 1, window)
-        return 1
+    return window_count(f"throttle:hint:user:{user_id}", HINT_WINDOW_SECONDS) <= HINTS_PER_WINDOW

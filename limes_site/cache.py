@@ -11,7 +11,10 @@ state.
 **Redis is only a cache.** When Redis cannot be reached (a restart, a lost network), a read
 is a miss, a write is skipped, and a counter starts again from nothing: sessions are read
 from the database (``cached_db``), poll states from the game's row, throttles count afresh
-(they let players through while Redis is away). After one failure Redis is left alone for
+(they let players through while Redis is away). An ``add`` answers that it added: a lock
+or a window that cannot be kept is taken as granted (allauth's rate limits take a lock
+with ``add`` before every sign-in, sign-up and password reset, and would otherwise wait
+for it and refuse them all). After one failure Redis is left alone for
 ``PAUSE_SECONDS``, so that a request does not wait for a dead server at every operation,
 and the outage is logged once. A key whose write was skipped could still hold an older
 value in Redis (one that kept its data across a restart, or a network cut that only this
@@ -140,7 +143,8 @@ class RedisCache(DjangoRedisCache):
         version: int | None = None,
     ) -> bool:
         call = lambda: super(RedisCache, self).add(key, value, timeout, version)  # noqa: E731
-        return self._write(call, False, [key], version)
+        # Granted while Redis is away: no caller waits for a lock nobody can hold.
+        return self._write(call, True, [key], version)
 
     def set(
         self,

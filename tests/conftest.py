@@ -6,6 +6,7 @@ import datetime
 import http.server
 import json
 import os
+import socket
 import subprocess
 import threading
 from collections.abc import Callable, Iterator
@@ -227,6 +228,40 @@ def push_service() -> Iterator[PushService]:
     yield service
     service.server.shutdown()
     service.server.server_close()
+
+
+class Tarpit:
+    """A push service that takes every connection and never answers, on 127.0.0.1, until
+    the test ends: what holds a worker that waits for it."""
+
+    def __init__(self) -> None:
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.url = f"http://127.0.0.1:{self.listener.getsockname()[1]}"
+        self.held: list[socket.socket] = []
+        self.arrived = threading.Event()
+        threading.Thread(target=self._hold, daemon=True).start()
+
+    def _hold(self) -> None:
+        while True:
+            try:
+                held, _address = self.listener.accept()
+            except OSError:
+                return  # closed: the test is over
+            self.held.append(held)
+            self.arrived.set()
+
+    def close(self) -> None:
+        self.listener.close()
+        for held in self.held:
+            held.close()
+
+
+@pytest.fixture
+def tarpit() -> Iterator[Tarpit]:
+    """A push service that never answers; see ``Tarpit``."""
+    pit = Tarpit()
+    yield pit
+    pit.close()
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:

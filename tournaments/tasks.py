@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from django_tasks import task
 
+from floor.taskqueue import COMPUTERS
 
-@task()
+
+@task(queue_name=COMPUTERS)
 def live_advance(tournament_id: int) -> bool:
     """A live tournament's window opened: deal its first deal (``services.live_advance``)."""
     from tournaments import services

@@ -66,7 +66,14 @@ INSTALLED_APPS = [
 
 # Work that must not run inside a player's request (computer players' turns, analyses)
 # goes to a queue in the database; `manage.py task_worker` runs it.
-TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+# Two queues (floor.taskqueue): "computers" for what a person at a table waits for, served by
+# workers of its own; "default" for the rest.
+TASKS = {
+    "default": {
+        "BACKEND": "django_tasks_db.DatabaseBackend",
+        "QUEUES": ["default", "computers"],
+    }
+}
 # Seconds a task worker (`manage.py task_worker`) may go without a beat before the tasks it
 # was running are queued again for another (floor.taskqueue).
 LIMES_TASK_LEASE_SECONDS = float(os.environ.get("LIMES_TASK_LEASE_SECONDS", "30"))
@@ -322,6 +329,12 @@ LIMES_PUSH_HOSTS: tuple[str, ...] | None = (
     "push.apple.com",
     "notify.windows.com",
 )
+# A player's devices that get pushes: each costs the task worker a POST per notification.
+LIMES_PUSH_DEVICES_PER_PLAYER = int(os.environ.get("LIMES_PUSH_DEVICES_PER_PLAYER", "10"))
+# Seconds the worker waits for a push service (to connect, then each read of its answer),
+# and at most for all of one notification's devices (floor.webpush).
+LIMES_PUSH_TIMEOUT_SECONDS = float(os.environ.get("LIMES_PUSH_TIMEOUT_SECONDS", "5"))
+LIMES_PUSH_TASK_SECONDS = float(os.environ.get("LIMES_PUSH_TASK_SECONDS", "20"))
 # allauth's defaults stay in force (failed sign-ins: 10 a minute per IP and 5 per
 # five minutes per account); only the sign-in limit is spelt out to show it is wanted.
 ACCOUNT_RATE_LIMITS = {"login_failed": "10/m/ip,5/5m/key"}

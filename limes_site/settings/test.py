@@ -61,10 +61,20 @@ ACCOUNT_RATE_LIMITS = {
 
 # Tasks run at once, inside the request or service that enqueues them, so a test sees
 # their effect without a worker.
-TASKS = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}
+TASKS = {
+    "default": {
+        "BACKEND": "django_tasks.backends.immediate.ImmediateBackend",
+        "QUEUES": ["default", "computers"],
+    }
+}
 # Except in the real workers tests/games/test_task_worker.py starts on the test database.
 if os.environ.get("LIMES_TEST_TASK_QUEUE") == "database":
-    TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+    TASKS = {
+        "default": {
+            "BACKEND": "django_tasks_db.DatabaseBackend",
+            "QUEUES": ["default", "computers"],
+        }
+    }
 
 # The request log stays quiet in tests and in-process benchmarks; tests of the log itself
 # raise its level with caplog.

@@ -1,6 +1,6 @@
 // Settings: "Turn on notifications on this device". The browser asks for its permission
 // only after that click; the device's push subscription then goes to the server, which
-// pushes through the task worker (games.webpush). The service worker (/sw.js) shows them.
+// pushes through the task worker (floor.webpush). The service worker (/sw.js) shows them.
 (() => {
   const box = document.querySelector("[data-webpush]");
   if (!box) return;

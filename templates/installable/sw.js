@@ -59,7 +59,7 @@ self.addEventListener("fetch", (event) => {
   // browser: straight to the network, never into a cache.
 });
 
-// Web push (games.webpush): each push carries a title, a text and the page to open, never
+// Web push (floor.webpush): each push carries a title, a text and the page to open, never
 // a card. A live game's turn is shown only while no tab of that game is in sight.
 const samePage = (client, url) => new URL(client.url).pathname === url.pathname;
 

@@ -84,3 +84,16 @@ def test_many_matches_are_cut_short_in_a_few_queries(
         names = found(client, "dora")
     assert len(names) == selectors.SEARCH_LIMIT and names[0] == "dora00"
     assert "type more of it" in client.get(URL, {"q": "dora"}).content.decode()
+
+
+def test_a_flood_of_searches_from_one_address_is_slowed(client: Client) -> None:
+    # Each search reads the players' table: a script's thousands a minute are refused.
+    UserFactory(username="anna")
+    for _ in range(60):
+        assert client.get(URL, {"q": "an"}).status_code == 200
+    page = client.get(URL, {"q": "an"})
+    assert page.status_code == 429
+    assert "That is a lot of searches at once: wait a minute." in page.content.decode()
+    # Another address is served; the page's form needs no search, and is not counted.
+    assert found(Client(REMOTE_ADDR="192.0.2.7"), "an") == ["anna"]
+    assert client.get(URL).status_code == 200

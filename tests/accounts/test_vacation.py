@@ -51,6 +51,39 @@ def test_the_allowance_holds_across_two_vacations(clock: Any, user: User, settin
     assert selectors.vacation_days_used(user, 2027) == 30
 
 
+def test_a_vacation_over_new_year_counts_its_days_in_each_year(
+    clock: Any, user: User, settings: Any
+) -> None:
+    """Counted by the year it began, it left next year's allowance whole: 60 days in a row."""
+    settings.LIMES_VACATION_DAYS_PER_YEAR = 30
+    clock.move_to(datetime.datetime(2026, 12, 31, 12, 0, tzinfo=UTC), tick=False)
+    services.vacation_start(user=user, until=datetime.date(2027, 1, 29))
+    assert selectors.vacation_days_used(user, 2026) == 1
+    assert selectors.vacation_days_used(user, 2027) == 29
+    clock.move_to(datetime.datetime(2027, 1, 30, 9, 0, tzinfo=UTC), tick=False)
+    with pytest.raises(ValidationError, match="the 1 day of vacation you have left"):
+        services.vacation_start(user=user, until=datetime.date(2027, 2, 28))
+    services.vacation_start(user=user, until=datetime.date(2027, 1, 30))
+    assert selectors.vacation_days_used(user, 2027) == 30
+    assert Vacation.objects.count() == 2
+
+
+def test_a_vacation_into_a_year_whose_days_are_taken_is_refused(
+    clock: Any, user: User, settings: Any
+) -> None:
+    settings.LIMES_VACATION_DAYS_PER_YEAR = 30
+    # Booked days of next year (a vacation begun before New Year ran into them).
+    Vacation.objects.create(
+        user=user,
+        starts_at=datetime.datetime(2027, 1, 1, tzinfo=UTC),
+        ends_at=datetime.datetime(2027, 1, 29, tzinfo=UTC),
+    )
+    clock.move_to(datetime.datetime(2026, 12, 20, 12, 0, tzinfo=UTC), tick=False)
+    with pytest.raises(ValidationError, match="the 2 days of vacation you have left in 2027"):
+        services.vacation_start(user=user, until=datetime.date(2027, 1, 3))
+    services.vacation_start(user=user, until=datetime.date(2026, 12, 31))
+
+
 def test_ending_a_vacation_early_returns_the_days_not_taken(clock: Any, user: User) -> None:
     services.vacation_start(user=user, until=days(20))
     clock.move_to(START + datetime.timedelta(days=2, hours=1), tick=False)

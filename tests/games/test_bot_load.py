@@ -19,7 +19,9 @@ from tests.factories import UserFactory, play_turn
 pytestmark = pytest.mark.django_db
 
 Committed = Callable[[], AbstractContextManager[Any]]
-DATABASE_QUEUE = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+DATABASE_QUEUE = {
+    "default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default", "computers"]}
+}
 STRONG_SEVEN = ["strong"] * 7
 
 

@@ -33,7 +33,9 @@ from tests.pages import client_for
 
 pytestmark = pytest.mark.django_db
 
-DATABASE_QUEUE = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+DATABASE_QUEUE = {
+    "default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default", "computers"]}
+}
 FLAKY = "tests.games.test_mail.FlakyBackend"
 
 

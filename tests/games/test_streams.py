@@ -307,6 +307,34 @@ def test_one_client_holds_no_more_streams_than_its_limits(
     assert again == 200
 
 
+def test_an_ipv6_client_counts_once_for_its_whole_64(
+    players: list[User], settings: Settings
+) -> None:
+    # A /64 is one client's: each of its addresses counted apart would let it hold
+    # LIMES_STREAMS_PER_ADDRESS streams times 2**64.
+    settings.LIMES_STREAMS_PER_ADDRESS = 2
+    settings.ALLAUTH_TRUSTED_PROXY_COUNT = 1
+    lobby = reverse("games:lobby_stream")
+
+    async def scenario() -> list[int]:
+        held: list[Events] = []
+        try:
+            answers = []
+            for address in ("2001:db8:1:2::1", "2001:db8:1:2::2", "2001:db8:1:2:ffff::3"):
+                answer = await AsyncClient().get(lobby, headers={"X-Forwarded-For": address})
+                answers.append(answer)
+                if answer.status_code == 200:
+                    held.append(Events(answer))
+            other = await AsyncClient().get(lobby, headers={"X-Forwarded-For": "2001:db8:1:3::1"})
+            held.append(Events(other))
+            return [answer.status_code for answer in answers] + [other.status_code]
+        finally:
+            for events in held:
+                await events.close()
+
+    assert async_to_sync(scenario)() == [200, 200, 429, 200]
+
+
 def test_a_stream_ends_when_its_session_does(
     players: list[User], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -15,6 +15,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from django.conf import settings
 from django.db import connection, transaction
 from django.test import override_settings
@@ -22,16 +24,20 @@ from django.utils import timezone
 from django_tasks.base import TaskResultStatus
 from django_tasks_db.models import DBTaskResult
 
-from accounts.models import User
-from floor import taskqueue
+from accounts.models import PushSubscription, User
+from accounts.vapid import b64url
+from floor import taskqueue, tasks
 from floor.models import TaskWorker
 from games import computer
 from games.models import Game, GameAnalysis, Move, SeatAnalysis
+from tests.conftest import Tarpit
 from tests.factories import UserFactory, play_turn, started_game
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
-DATABASE_QUEUE = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+DATABASE_QUEUE = {
+    "default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default", "computers"]}
+}
 LEASE_SECONDS = 1.0
 
 
@@ -42,7 +48,9 @@ class Workers:
         self.logs = logs
         self.running: dict[str, subprocess.Popen[bytes]] = {}
 
-    def start(self, worker_id: str) -> subprocess.Popen[bytes]:
+    def start(
+        self, worker_id: str, *more: str, env: dict[str, str] | None = None
+    ) -> subprocess.Popen[bytes]:
         db = connection.settings_dict
         url = f"postgres://{db['USER']}:{db['PASSWORD']}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
         env = {
@@ -51,9 +59,10 @@ class Workers:
             "DATABASE_URL": url,
             "LIMES_TEST_TASK_QUEUE": "database",
             "LIMES_TASK_LEASE_SECONDS": str(LEASE_SECONDS),
+            **(env or {}),
         }
         command = [sys.executable, "manage.py", "task_worker", "--no-reload"]
-        options = ["--no-startup-delay", "--interval", "0.1", "--worker-id", worker_id]
+        options = ["--no-startup-delay", "--interval", "0.1", "--worker-id", worker_id, *more]
         with (self.logs / f"{worker_id}.log").open("wb") as log:
             process = subprocess.Popen(
                 [*command, *options], cwd=settings.BASE_DIR, env=env, stdout=log, stderr=log
@@ -181,6 +190,43 @@ def test_work_of_killed_workers_is_done_by_another_exactly_once(
     assert results["game_analyse_task", bots_waiting.pk].worker_ids == ["w3"]
     # The one that stopped on its own signed off; the killed ones beat no more.
     assert set(TaskWorker.objects.values_list("worker_id", flat=True)) == {"w1", "w2"}
+
+
+def test_a_computers_turn_is_played_while_push_holds_every_other_worker(
+    workers: Workers, tarpit: Tarpit
+) -> None:
+    """A player's devices on a push service that never answers hold the worker that pushes
+    (here as long as the test wants): another player's computer opponent still answers,
+    from the worker kept for the computers' queue."""
+    mallory, human = UserFactory(), UserFactory()
+    key = ec.generate_private_key(ec.SECP256R1()).public_key()
+    PushSubscription.objects.create(
+        user=mallory,
+        endpoint=f"{tarpit.url}/x",
+        p256dh=b64url(key.public_bytes(Encoding.X962, PublicFormat.UncompressedPoint)),
+        auth=b64url(os.urandom(16)),
+    )
+    with override_settings(TASKS=DATABASE_QUEUE):
+        push = tasks.webpush_send.enqueue(mallory.pk, "Limes Online", "Your move", "/", "turn")
+    held = {"LIMES_PUSH_TIMEOUT_SECONDS": "600", "LIMES_PUSH_TASK_SECONDS": "600"}
+    workers.start("everything", env=held)
+    _until(tarpit.arrived.is_set, "the push reaches the tarpit", workers)
+
+    game = started_game([human], seats_max=2, bots=["easy"])
+    for _ in range(14):
+        game = play_turn(game, human)
+    bot_seat = game.seats.get(user__isnull=True)
+    assert Move.objects.filter(seat=bot_seat).count() == 15
+    with override_settings(TASKS=DATABASE_QUEUE):
+        game = play_turn(game, human)
+    Game.objects.filter(pk=game.pk).update(deadline=None)  # the worker's clock is real
+    workers.start("computers", "--queue-name", taskqueue.COMPUTERS, env=held)
+    _until(
+        lambda: Move.objects.filter(seat=bot_seat).count() == 16,
+        "the computer plays its turn",
+        workers,
+    )
+    assert DBTaskResult.objects.get(pk=push.id).status == TaskResultStatus.RUNNING
 
 
 @pytest.mark.django_db

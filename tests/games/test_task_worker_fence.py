@@ -12,7 +12,9 @@ from django.test import override_settings
 
 from floor import taskqueue
 
-DATABASE_QUEUE = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+DATABASE_QUEUE = {
+    "default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default", "computers"]}
+}
 
 
 def test_the_site_refuses_a_django_tasks_db_it_was_not_written_for(

@@ -21,7 +21,7 @@ from accounts.models import Notification, PushSubscription, User
 from accounts.services import notification_preferences_set, vacation_end, vacation_start
 from games.models import Game
 from social import services as social
-from tests.conftest import PushService
+from tests.conftest import PushService, Tarpit
 from tests.factories import UserFactory, play_turn, started_game
 from tests.pages import client_for
 from tournaments import services as tournaments
@@ -142,6 +142,87 @@ def test_a_push_service_that_redirects_is_not_followed(
     assert [path for path, _, _ in push_service.received] == ["/phone"]
     assert PushSubscription.objects.filter(user=ben).count() == 1
     assert "unreachable" in caplog.text
+
+
+def test_a_push_service_that_never_answers_holds_the_worker_a_bounded_time(
+    push_service: PushService,
+    tarpit: Tarpit,
+    committed: Callable[[], Any],
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A player's devices on a service that never answers: the task gives up on them past
+    its time, and the device that took the last push goes first, so it still gets this."""
+    ana, ben = UserFactory(), UserFactory()
+    phone = push_service.device(ben, "phone")
+    PushSubscription.objects.filter(pk=phone.pk).update(last_success_at=timezone.now())
+    for number in range(9):
+        stuck = push_service.device(ben, f"stuck{number}")
+        PushSubscription.objects.filter(pk=stuck.pk).update(endpoint=f"{tarpit.url}/{number}")
+    limits = {"LIMES_PUSH_TIMEOUT_SECONDS": 0.2, "LIMES_PUSH_TASK_SECONDS": 0.5}
+    with (
+        override_settings(**limits),
+        committed(),
+        caplog.at_level(logging.WARNING, logger="floor.webpush"),
+    ):
+        social.friend_request_send(user=ana, other=ben)
+    assert len(push_service.messages("phone")) == 1
+    assert tarpit.held  # it was tried, and given up on
+    assert "devices left out of time" in caplog.text
+
+
+def test_a_player_has_at_most_ten_devices_subscribed(push_service: PushService) -> None:
+    ben = UserFactory()
+    client = client_for(ben)
+    first = _subscribe_form(push_service, ben, "device0")
+    assert client.post(reverse("accounts:push_subscribe"), first).status_code == 201
+    for number in range(1, 10):
+        form = _subscribe_form(push_service, ben, f"device{number}")
+        assert client.post(reverse("accounts:push_subscribe"), form).status_code == 201
+    form = _subscribe_form(push_service, ben, "device10")
+    response = client.post(reverse("accounts:push_subscribe"), form)
+    assert response.status_code == 409
+    assert "remove one first" in response.json()["error"]
+    assert PushSubscription.objects.filter(user=ben).count() == 10
+    # A device already subscribed subscribes again as before.
+    again = first | {"label": "Firefox, again"}
+    assert client.post(reverse("accounts:push_subscribe"), again).status_code == 201
+    # And one removed makes room.
+    PushSubscription.objects.filter(user=ben).first().delete()  # type: ignore[union-attr]
+    assert client.post(reverse("accounts:push_subscribe"), form).status_code == 201
+
+
+def test_a_device_the_worker_cannot_push_to_costs_the_players_other_devices_nothing(
+    push_service: PushService, committed: Callable[[], Any]
+) -> None:
+    ana, ben = UserFactory(), UserFactory()
+    broken = push_service.device(ben, "broken")  # stored before keys were checked
+    PushSubscription.objects.filter(pk=broken.pk).update(p256dh="B" + "A" * 86)
+    refused = push_service.device(ben, "refused")  # stored before endpoints were
+    PushSubscription.objects.filter(pk=refused.pk).update(
+        endpoint=f"{push_service.url}\\@fcm.googleapis.com/refused"
+    )
+    push_service.device(ben, "phone")
+    with committed():
+        social.friend_request_send(user=ana, other=ben)
+    assert [m["url"] for m in push_service.messages("phone")] == [reverse("social:friends")]
+    assert [path for path, _, _ in push_service.received] == ["/phone"]
+
+
+def test_a_device_moves_to_another_account_only_with_its_own_keys(
+    push_service: PushService,
+) -> None:
+    ana, mallory = UserFactory(), UserFactory()
+    form = _subscribe_form(push_service, ana, "phone")
+    assert client_for(ana).post(reverse("accounts:push_subscribe"), form).status_code == 201
+    # Mallory knows the endpoint, not the keys the browser holds.
+    other_keys = _subscribe_form(push_service, mallory, "elsewhere")
+    stolen = form | {"p256dh": other_keys["p256dh"], "auth": other_keys["auth"]}
+    response = client_for(mallory).post(reverse("accounts:push_subscribe"), stolen)
+    assert response.status_code == 400
+    assert PushSubscription.objects.get().user == ana
+    # The same browser, signed in as someone else, brings the same keys: it moves.
+    assert client_for(mallory).post(reverse("accounts:push_subscribe"), form).status_code == 201
+    assert PushSubscription.objects.get().user == mallory
 
 
 # -- preferences -------------------------------------------------------------------------
@@ -325,6 +406,8 @@ def test_the_settings_page_has_the_public_key_never_the_private(
         {"endpoint": "https://push.example/" + "x" * 2000},
         {"p256dh": "B" + "A" * 86 + "\x00"},
         {"p256dh": "A" * 87},
+        # The shape of a key, but no point of the curve: nothing could be encrypted for it.
+        {"p256dh": "B" + "A" * 86},
         {"p256dh": "B" * 5000},
         {"auth": "short"},
         {"auth": "!" * 22},
@@ -373,6 +456,16 @@ PRODUCTION_HOSTS = (
         ("https://fcm.googleapis.com.evil.example/x", 400),
         ("https://evilfcm.googleapis.com@10.0.0.1/x", 400),
         ("https://[::1]/x", 400),
+        # Read by requests, whose parser ends the host at the backslash: 127.0.0.2.
+        ("https://127.0.0.2\\@fcm.googleapis.com/fcm/send/x", 400),
+        ("https://fcm.googleapis.com\\@127.0.0.2/fcm/send/x", 400),
+        ("https://player@fcm.googleapis.com/fcm/send/x", 400),
+        ("https://fcm.googleapis.com:8443/fcm/send/x", 400),
+        ("https://fcm.googleapis.com./fcm/send/x", 400),
+        ("https://142.250.0.1/fcm/send/x", 400),
+        ("https://[::ffff:127.0.0.1]/fcm/send/x", 400),
+        ("https://fcm.googleapis.com/fcm/send/x y", 400),
+        ("https://fcm.googleapis.com/fcm/send/x#y", 400),
     ],
 )
 def test_in_production_only_the_browsers_push_services_are_taken(
@@ -384,6 +477,36 @@ def test_in_production_only_the_browsers_push_services_are_taken(
         response = client_for(ben).post(reverse("accounts:push_subscribe"), form)
     assert response.status_code == status
     assert PushSubscription.objects.filter(user=ben).exists() == (status == 201)
+
+
+def test_the_endpoint_stored_is_the_one_the_worker_posts_to(push_service: PushService) -> None:
+    ben = UserFactory()
+    form = _subscribe_form(push_service, ben, "phone")
+    form["endpoint"] = "https://FCM.googleapis.com/fcm/send/abc:def"
+    with override_settings(LIMES_PUSH_ALLOW_HTTP=False, LIMES_PUSH_HOSTS=PRODUCTION_HOSTS):
+        assert client_for(ben).post(reverse("accounts:push_subscribe"), form).status_code == 201
+    device = PushSubscription.objects.get(user=ben)
+    assert device.endpoint == "https://fcm.googleapis.com/fcm/send/abc:def"
+
+
+def test_an_endpoint_two_parsers_read_two_ways_is_never_posted_to(
+    push_service: PushService, committed: Callable[[], Any]
+) -> None:
+    """urllib.parse takes this endpoint's host for Google's, requests (the worker) for the
+    stand-in's own address: refused when subscribing, and not posted to if already stored."""
+    ana, ben = UserFactory(), UserFactory()
+    hidden = f"{push_service.url}\\@fcm.googleapis.com/phone"
+    form = _subscribe_form(push_service, ben, "phone") | {"endpoint": hidden}
+    with override_settings(LIMES_PUSH_HOSTS=PRODUCTION_HOSTS):
+        assert client_for(ben).post(reverse("accounts:push_subscribe"), form).status_code == 400
+        assert not PushSubscription.objects.exists()
+        # One stored before the check existed.
+        push_service.device(ben)
+        PushSubscription.objects.filter(user=ben).update(endpoint=hidden)
+        with committed():
+            social.friend_request_send(user=ana, other=ben)
+    assert push_service.received == []
+    assert Notification.objects.filter(user=ben).exists()
 
 
 def test_subscribing_needs_a_signed_in_player_a_post_and_the_csrf_token(

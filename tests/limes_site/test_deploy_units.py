@@ -24,6 +24,17 @@ def test_gunicorn_listens_on_loopback_unless_told_another_private_address(name: 
     assert "0.0.0.0" not in unit
 
 
+def test_no_two_gunicorn_masters_share_a_control_socket() -> None:
+    # Without it each master opens ~/.gunicorn/gunicorn.ctl, the same for every instance
+    # of a host: the last one started would take the others' commands.
+    for name in ("limes-app@.service", "limes-stream@.service"):
+        assert "--no-control-socket" in _unit(name)
+    cluster = (settings.BASE_DIR / "scripts" / "cluster").read_text()
+    starts = re.findall(r"python -m gunicorn (?:[^\n]*\\\n)*[^\n]*", cluster)
+    assert len(starts) == 2
+    assert all("--no-control-socket" in start for start in starts)
+
+
 def test_views_run_on_wsgi_and_event_streams_on_asgi() -> None:
     # scripts/cluster's split: a stream on a sync worker would hold the worker; a view
     # under uvicorn pays a thread hop each way.
@@ -44,6 +55,17 @@ def test_the_proxy_sends_streams_to_the_stream_servers_without_delay() -> None:
 
 def test_the_worker_unit_runs_the_worker_that_takes_back_dead_workers_tasks() -> None:
     assert "manage.py task_worker" in _unit("limes-worker.service")
+
+
+def test_a_worker_is_kept_for_the_computers_queue_alone() -> None:
+    # No mail, push or analysis there: nothing slow outside can hold a computer's answer.
+    (command,) = re.findall(r"ExecStart=(.*)", _unit("limes-computers.service"))
+    assert "manage.py task_worker" in command
+    assert command.endswith("--queue-name computers")
+    cluster = (settings.BASE_DIR / "scripts" / "cluster").read_text()
+    assert "task_worker --no-reload --interval 0.25 --queue-name computers" in cluster
+    serve = (settings.BASE_DIR / "scripts" / "serve").read_text()
+    assert "task_worker --no-reload --interval 0.25 --queue-name computers" in serve
 
 
 @pytest.mark.parametrize(

@@ -26,7 +26,7 @@ from accounts.models import User
 from floor import streams as floor_streams
 from games import streams
 from games.models import Game
-from tests.factories import UserFactory, started_game
+from tests.factories import PASSWORD, UserFactory, started_game
 from tests.fresh_django import PROD_ENV, run_django
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
@@ -154,6 +154,54 @@ print(json.dumps(out))
         "move": 302,
         "poll after": 200,
         "page after": 200,
+    }
+
+
+def test_with_redis_stopped_players_sign_in_sign_up_and_reset_their_password(
+    own_redis: tuple[int, subprocess.Popen[bytes]],
+) -> None:
+    """allauth's rate limits take a lock in the cache before each attempt: a cache that
+    cannot hold it must not turn every sign-in away (429) while Redis is away."""
+    port, server = own_redis
+    ana = UserFactory()
+    connection.close()
+    result = _run(
+        f"""
+from django.test import Client
+from django.core.cache import cache
+override_settings(EMAIL_BACKEND="django.core.mail.backends.locmem.EmailBackend").enable()
+ana = User.objects.get(pk={ana.pk})
+ana.set_password("{PASSWORD}")  # with production's hasher
+ana.save()
+cache.set("warm", 1, 60)  # a connection made, then Redis goes
+os.kill({server.pid}, signal.SIGKILL)
+server_gone = cache.get("warm") is None
+visitor, newcomer, forgetful = Client(), Client(), Client()
+form = {{"login": "{ana.username}", "password": "{PASSWORD}"}}
+out = {{
+    "sign in": visitor.post("/accounts/login/", form, **H).status_code,
+    "signed in": visitor.get("/players/settings/", **H).status_code,
+    "sign up": newcomer.post("/accounts/signup/", {{
+        "username": "newcomer", "email": "newcomer@example.org",
+        "password1": "fir-and-lake-42", "password2": "fir-and-lake-42",
+    }}, **H).status_code,
+    "new account": User.objects.filter(username="newcomer").exists(),
+    "reset": forgetful.post(
+        "/accounts/password/reset/", {{"email": "{ana.email}"}}, **H
+    ).status_code,
+    "redis gone": server_gone,
+}}
+print(json.dumps(out))
+""",
+        f"redis://127.0.0.1:{port}/0",
+    )
+    assert result == {
+        "sign in": 302,
+        "signed in": 200,
+        "sign up": 302,
+        "new account": True,
+        "reset": 302,
+        "redis gone": True,
     }
 
 

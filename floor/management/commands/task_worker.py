@@ -1,6 +1,8 @@
 """``manage.py task_worker``: django-tasks-db's ``db_worker`` that beats, takes back the
 work of dead workers (``floor.taskqueue``) and lives through a lost database connection.
-Takes the same options.
+Takes the same options; without ``--queue-name`` it serves every queue
+(``floor.taskqueue.QUEUES``), with ``--queue-name computers`` only the work a person at a
+table waits for.
 
 It builds on db_worker's private parts (its ``Worker``, that class's loop and a task
 result's ``set_failed``): it starts only on a django-tasks-db it was read against
@@ -11,6 +13,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from argparse import ArgumentParser
 from typing import Any
 
 from django.core.management.base import CommandError
@@ -143,6 +146,11 @@ class _LostConnection:
 
 class Command(db_worker.Command):
     help = "Run a background task worker that beats and takes back dead workers' tasks"
+
+    def add_arguments(self, parser: ArgumentParser) -> None:
+        super().add_arguments(parser)
+        # Every queue unless told: a worker started as before leaves no computer waiting.
+        parser.set_defaults(queue_name=",".join(taskqueue.QUEUES))
 
     def handle(self, **options: Any) -> None:
         # Never on a version the swap below was not read against, even with --skip-checks.
