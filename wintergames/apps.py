@@ -1,0 +1,11 @@
+from __future__ import annotations
+
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class WinterGamesConfig(AppConfig):
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "wintergames"
+    label = "wintergames"
+    verbose_name = _("Carcassonne: Winter Edition")
