@@ -261,3 +261,17 @@ def test_hostile_draft_params_are_ignored(client_logged_in: Client, user: Any) -
         assert answer.status_code == 200
     poll = client_logged_in.get(f"/winter/games/{game.pk}/poll/?v=99999999999999999999&t=x")
     assert poll.status_code == 404
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [("cs", "Jak hrát"), ("de", "So spielt man"), ("fr", "Comment jouer")],
+)
+def test_the_rules_and_board_speak_the_reader_language(
+    client: Client, user: Any, language: str, words: str
+) -> None:
+    client.cookies["django_language"] = language
+    assert words in client.get("/winter/rules/").content.decode()
+    game = _game(user)
+    board = client.get(f"/winter/games/{game.pk}/").content.decode()
+    assert "Whole board" not in board and "tiles left" not in board
