@@ -150,7 +150,7 @@ def game_play(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
             if not (raw_turn.isascii() and raw_turn.isdigit()) or len(raw_turn) > 3:
                 raise ActionRefused(_("The form could not be read."))
             turn_number = int(raw_turn)
-        services.turn_play(
+        played = services.turn_play(
             game_id=pk,
             user=request.user,
             at=at,
@@ -169,8 +169,9 @@ def game_play(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
             )
         return HttpResponse(message, status=error.status, content_type="text/plain")
     if request.htmx:
-        game, seats, state = _load(pk)
-        return replace_url(_render(request, game, seats, state, fragment=True), url)
+        # Drawn from what the commit read and worked out under its lock: no second load.
+        board = _render(request, played.game, played.seats, played.state, fragment=True)
+        return replace_url(board, url)
     return redirect(url)
 
 

@@ -14,6 +14,11 @@ from wintergames.models import WinterGame
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
+YOUR_TURN_OR_OVER = """() => {
+  const board = document.querySelector("#winter-board");
+  return board && (board.dataset.status !== "running" || board.querySelector("#winter-draft"));
+}"""
+
 
 def test_a_person_plays_three_computers_to_the_end_by_keyboard(
     page: Any, live_server: Any, artifacts: Path
@@ -33,8 +38,12 @@ def test_a_person_plays_three_computers_to_the_end_by_keyboard(
     page.screenshot(path=str(artifacts / "winter-start.png"))
 
     turns = 0
-    while page.locator("[data-testid=winter-board]").get_attribute("data-status") == "running":
+    while True:
+        # The computers' turns come in through the stream (or the poll): wait for ours.
+        page.wait_for_function(YOUR_TURN_OR_OVER)
         settle(page)
+        if page.locator("[data-testid=winter-board]").get_attribute("data-status") != "running":
+            break
         version = page.locator("[data-testid=winter-board]").get_attribute("data-version")
         # The first legal place (an arrow with no draft), a follower now and then, Enter.
         page.keyboard.press("ArrowRight")
