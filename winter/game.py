@@ -335,6 +335,10 @@ class Game:
             return False
         return True
 
+    def open_places(self) -> list[Point]:
+        """The empty places that share a side with a placed tile, sorted."""
+        return sorted(self._required)
+
     def iter_dead_places(self) -> Iterator[Point]:
         """Empty places beside the board that no tile left in the bag can ever fill."""
         names = [name for name, count in self._bag.items() if count]
