@@ -9,7 +9,7 @@ anything, so a refused turn leaves the game as it was.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from winter.errors import IllegalMoveError, InvalidInputError
@@ -335,6 +335,10 @@ class Game:
             return False
         return True
 
+    def open_places(self) -> list[Point]:
+        """The empty places that share a side with a placed tile, sorted."""
+        return sorted(self._required)
+
     def iter_dead_places(self) -> Iterator[Point]:
         """Empty places beside the board that no tile left in the bag can ever fill."""
         names = [name for name, count in self._bag.items() if count]
@@ -401,7 +405,7 @@ class Game:
             points_done if complete else points_end,
             points_done,
             cities,
-            self._majority(self._followers.get(root, ())),
+            self._majority(self._followers.get(root, ())) if root in self._followers else (),
         )
 
     def _name_of(self, gid: int) -> str:
@@ -432,7 +436,9 @@ class Game:
         cities = {self._find(city) for city in self._borders.get(root, ())}
         return sum(1 for city in cities if self._open[city] == 0)
 
-    def _majority(self, gids: Iterable[int]) -> tuple[int, ...]:
+    def _majority(self, gids: Sequence[int]) -> tuple[int, ...]:
+        if len(gids) == 1:
+            return (self._owner[gids[0]],)
         counts = [0] * len(self.players)
         for gid in gids:
             counts[self._owner[gid]] += 1
@@ -506,6 +512,17 @@ class Game:
         if self._order is not None:
             self._set_aside_unplayable()
         return self.scorings[-1]
+
+    def _play_known_legal(self, turn: Placement) -> None:
+        """Play a turn taken from :meth:`iter_placements` without checking it again."""
+        placed = orientation(turn.tile, turn.rotation)
+        follower = None if turn.follower is None else placed.segment_named(turn.follower)
+        self._take(turn.tile)
+        self.scorings.append(self._place(placed, turn.at, follower, self._to_move))
+        self.turns.append(turn)
+        self._to_move = (self._to_move + 1) % len(self.players)
+        if self._order is not None:
+            self._set_aside_unplayable()
 
     def _take(self, tile: str) -> None:
         self._bag[tile] -= 1

@@ -105,3 +105,21 @@ def test_dead_places_are_those_no_tile_left_can_fill() -> None:
     game = Game(["ana", "ben"])
     assert list(game.iter_dead_places()) == []
     assert game.tiles_left == 83 and game.bag()["WinD"] == 3
+    game = Game(["ana", "ben"], order=deal(5))
+    while game.tiles_left > 10:
+        assert game.drawn is not None
+        game.play(next(game.legal_moves(game.drawn)[-1].iter_placements(game.drawn)))
+    dead = list(game.iter_dead_places())
+    assert dead and set(dead) < set(game.open_places())
+    for name in game.bag():
+        assert not {move.at for move in game.legal_moves(name)} & set(dead)
+
+
+def test_every_feature_reports_its_kind_tiles_and_segments() -> None:
+    game = Game(["ana", "ben"])
+    kinds = sorted(feature.kind.value for feature in game.iter_features())
+    assert kinds == ["city", "field", "field", "road"]  # the start tile alone
+    road = game.feature_at((0, 0), "W")
+    assert road.segments == (((0, 0), "E"),) and road.open_sides == 2
+    with pytest.raises(InvalidInputError):
+        game.feature_at((0, 0), "cloister")
