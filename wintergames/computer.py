@@ -1,6 +1,7 @@
 """The computer's work for Winter games: its players' turns.
 
-A turn is worked out outside any transaction (``wintergames.bots``), then committed as a
+A turn is worked out outside any transaction (``winter.bot``, which sees the board, the
+drawn tile and the bag's counts, never the deal), then committed as a
 person's is, through ``services.bot_turn_submit``, which drops it if the game moved on
 meanwhile. Running a task twice changes nothing: a turn already played is skipped.
 """
@@ -9,8 +10,9 @@ from __future__ import annotations
 
 from django_tasks import task
 
+import winter.bot
 from floor.taskqueue import fair_priority
-from wintergames import bots, services
+from wintergames import services
 from wintergames.models import WinterGame
 from wintergames.rebuild import winter_game
 
@@ -30,10 +32,7 @@ def bots_play(*, game_id: int, turn_number: int) -> int:
     seat = seats[state.to_move]
     if len(state.turns) != turn_number or not seat.is_bot or state.drawn is None:
         return 0
-    # The bot sees the board, its tile and the bag's counts; the deal is hidden from it.
-    public = state.copy(hide_order=True)
-    seed = game.seed + 1000 * turn_number + seat.position
-    placement = bots.bot_turn(public, state.drawn, level=seat.bot_level, seed=seed)
+    placement = winter.bot.choose(seat.bot_level, winter.bot.View.from_game(state))
     played = services.bot_turn_submit(game_id=game_id, turn_number=turn_number, placement=placement)
     return int(played is not None and not played.repeated)
 

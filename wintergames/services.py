@@ -26,7 +26,6 @@ from core.errors import ActionRefused
 from floor import push
 from floor.notify import notify
 from wintergames import computer
-from wintergames.bots import LEVELS
 from wintergames.models import WinterGame, WinterSeat, WinterTurn
 from wintergames.rebuild import fresh_game, remember, winter_game
 
@@ -92,7 +91,7 @@ def game_create(
         )
     if not 0 <= computers < players:
         raise ActionRefused(_("At least one seat is yours: fewer computers, please."))
-    if computers and level not in LEVELS:
+    if computers and level not in WinterSeat.Level.values:
         raise ActionRefused(_("Choose the computer players' level."))
     if pace not in WinterGame.Pace.values:
         raise ActionRefused(_("Choose the game's pace."))

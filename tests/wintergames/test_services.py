@@ -185,3 +185,9 @@ def test_resigning_hands_the_seat_to_the_computer(user: Any, committed: Callable
     assert seat.resigned and seat.is_bot
     # The computer played the resigned seat's turn: the other player is to move.
     assert _state(game).to_move == 1
+
+
+def test_the_seat_levels_are_the_engines() -> None:
+    import winter.bot
+
+    assert tuple(WinterSeat.Level.values) == winter.bot.BOT_LEVELS
