@@ -9,3 +9,9 @@ class WinterGamesConfig(AppConfig):
     name = "wintergames"
     label = "wintergames"
     verbose_name = _("Carcassonne: Winter Edition")
+
+    def ready(self) -> None:
+        from floor.mail import turn_mail_source
+        from wintergames.turnmail import turns_waiting
+
+        turn_mail_source(turns_waiting)

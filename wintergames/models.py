@@ -40,6 +40,14 @@ class WinterGame(models.Model):
     deadline = models.DateTimeField(
         null=True, blank=True, help_text="When the player to move must have played (timed paces)."
     )
+    waiting_for = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        help_text="The person to move, while the game runs (a computer's turn: nobody).",
+    )
 
     class Meta:
         indexes = [models.Index(fields=["status", "-created_at"], name="winter_game_status")]

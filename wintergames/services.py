@@ -20,10 +20,12 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 import winter
+import winter.bot
 from accounts.models import User
 from accounts.notifications import Event
+from accounts.selectors import vacation_paused
 from core.errors import ActionRefused
-from floor import push
+from floor import mail, push
 from floor.notify import notify
 from wintergames import computer
 from wintergames.models import WinterGame, WinterSeat, WinterTurn
@@ -139,7 +141,7 @@ def _start(game: WinterGame, seats: list[WinterSeat]) -> None:
     game.status = WinterGame.Status.RUNNING
     _store_new_turns(game, state, stored=0)
     _next_turn(game, seats, state)
-    _touch(game, state, "status", "deadline")
+    _touch(game, state, "status", "deadline", "waiting_for")
 
 
 # -- turns ---------------------------------------------------------------------------------
@@ -166,6 +168,7 @@ def _next_turn(game: WinterGame, seats: list[WinterSeat], state: winter.Game) ->
         WinterGame.Pace.CORRESPONDENCE: now + CORRESPONDENCE_TURN,
     }.get(WinterGame.Pace(game.pace))
     number = len(state.turns)
+    game.waiting_for = None if seat.is_bot else seat.user
     if seat.is_bot:
         game_id = game.pk
         transaction.on_commit(lambda: computer.bots_play_enqueue(game_id, number))
@@ -176,13 +179,14 @@ def _next_turn(game: WinterGame, seats: list[WinterSeat], state: winter.Game) ->
 def _notify_turn(game: WinterGame, seats: Sequence[WinterSeat], user: User) -> None:
     people = sum(1 for seat in seats if seat.user_id is not None and not seat.is_bot)
     if game.pace == WinterGame.Pace.CORRESPONDENCE:
+        mail.turn_mail_notify([user])  # batched by the task worker (floor.mail)
         event = Event.TURN
     elif game.pace == WinterGame.Pace.LIVE and people >= 2:
         event = Event.LIVE_TURN
     else:
         return
     url = reverse("winter:detail", kwargs={"pk": game.pk})
-    notify(user=user, event=event, text=_turn_text(game), url=url)
+    notify(user=user, event=event, text=_turn_text(game), url=url, mail_too=False)
 
 
 def _turn_text(game: WinterGame) -> Callable[[], str]:
@@ -205,6 +209,7 @@ def _finish(game: WinterGame, seats: list[WinterSeat], state: winter.Game) -> No
     game.status = WinterGame.Status.FINISHED
     game.finished_at = timezone.now()
     game.deadline = None
+    game.waiting_for = None
 
 
 def _play(
@@ -238,7 +243,7 @@ def _play(
         raise ActionRefused(str(error), status=400) from None
     _store_new_turns(game, state, stored=stored)
     _next_turn(game, seats, state)
-    _touch(game, state, "status", "deadline", "finished_at")
+    _touch(game, state, "status", "deadline", "finished_at", "waiting_for")
     return TurnPlayed(game, seats, state)
 
 
@@ -297,5 +302,40 @@ def game_resign(*, game_id: int, user: User) -> WinterGame:
     state = winter_game(game, seats)
     if seats[state.to_move].pk == seat.pk:
         _next_turn(game, seats, state)  # their turn, now the computer's
-    _touch(game, state, "deadline")
+    _touch(game, state, "deadline", "waiting_for")
     return game
+
+
+# -- clocks --------------------------------------------------------------------------------
+
+
+def deadline_passed(game: WinterGame, now: datetime.datetime | None = None) -> bool:
+    """Whether the turn's clock of a running game has run out (a cheap check, no lock)."""
+    now = now or timezone.now()
+    return game.is_running and game.deadline is not None and game.deadline <= now
+
+
+@transaction.atomic
+def deadlines_enforce(*, game_id: int, now: datetime.datetime | None = None) -> bool:
+    """Play the late player's turn if their clock has run out: the computer (``easy``)
+    plays it for them, and the game goes on. A correspondence clock stands still while
+    its player is on vacation. Returns whether a turn was played; safe to call any time."""
+    now = now or timezone.now()
+    game, seats = _locked(game_id)
+    if not deadline_passed(game, now):
+        return False
+    assert game.deadline is not None
+    state = winter_game(game, seats)
+    seat = seats[state.to_move]
+    if seat.is_bot or seat.user is None or state.drawn is None:
+        return False
+    if game.pace == WinterGame.Pace.CORRESPONDENCE:
+        since = game.deadline - CORRESPONDENCE_TURN
+        paused = vacation_paused(seat.user.pk, since, now)
+        if paused and game.deadline + paused > now:
+            game.deadline += paused
+            _touch(game, state, "deadline")
+            return False
+    placement = winter.bot.choose(RESIGNED_LEVEL, winter.bot.View.from_game(state))
+    _play(game, seats, seat, placement, len(state.turns))
+    return True

@@ -7,6 +7,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
@@ -82,6 +83,9 @@ def _load(pk: int) -> tuple[WinterGame, list[WinterSeat], winter.Game]:
     game = WinterGame.objects.filter(pk=pk).first()
     if game is None:
         raise Http404(_("No such game."))
+    # Clocks are enforced whenever a game is looked at.
+    if services.deadline_passed(game) and services.deadlines_enforce(game_id=pk):
+        game.refresh_from_db()
     seats = list(game.seats.select_related("user").order_by("position"))
     return game, seats, winter_game(game, seats)
 
@@ -236,10 +240,11 @@ def game_poll(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     raw = request.GET.get("v", "")
     if not (raw.isascii() and raw.isdigit()) or len(raw) > 9:
         return HttpResponse(_("The version could not be read."), status=400)
-    version = WinterGame.objects.filter(pk=pk).values_list("version", flat=True).first()
-    if version is None:
+    row = WinterGame.objects.filter(pk=pk).values_list("version", "deadline").first()
+    if row is None:
         raise Http404(_("No such game."))
-    if version == int(raw):
+    version, deadline = row
+    if version == int(raw) and (deadline is None or deadline > timezone.now()):
         return HttpResponse(status=204)
     game, seats, state = _load(pk)
     return _render(request, game, seats, state, fragment=True)

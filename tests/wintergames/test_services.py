@@ -1,16 +1,20 @@
 from __future__ import annotations
 
+import datetime
 from collections.abc import Callable
 from typing import Any
 
 import pytest
+from django.utils import timezone
 
 import winter
+from accounts.services import vacation_start
 from core.errors import ActionRefused
 from tests.factories import UserFactory
 from wintergames import computer, services
 from wintergames.models import WinterGame, WinterSeat, WinterTurn
 from wintergames.rebuild import winter_game
+from wintergames.turnmail import turns_waiting
 
 pytestmark = pytest.mark.django_db
 
@@ -191,3 +195,45 @@ def test_the_seat_levels_are_the_engines() -> None:
     import winter.bot
 
     assert tuple(WinterSeat.Level.values) == winter.bot.BOT_LEVELS
+
+
+def _two_people(user: Any, pace: str) -> tuple[WinterGame, Any]:
+    other = UserFactory()
+    game = services.game_create(
+        user=user, players=2, computers=0, level="easy", farmers=True, pace=pace
+    )
+    services.game_join(game_id=game.pk, user=other)
+    game.refresh_from_db()
+    return game, other
+
+
+def test_a_live_clock_run_out_lets_the_computer_play_the_turn(user: Any, time_machine: Any) -> None:
+    game, other = _two_people(user, "live")
+    assert game.waiting_for == user
+    assert not services.deadlines_enforce(game_id=game.pk)
+    time_machine.move_to(timezone.now() + services.LIVE_TURN + datetime.timedelta(seconds=1))
+    assert services.deadlines_enforce(game_id=game.pk)
+    game.refresh_from_db()
+    assert game.waiting_for == other
+    assert sum(isinstance(t, winter.Placement) for t in _state(game).turns) == 1
+    assert not WinterSeat.objects.get(game=game, user=user).resigned  # still theirs
+
+
+def test_a_correspondence_clock_stands_still_on_vacation(user: Any, time_machine: Any) -> None:
+    game, _other = _two_people(user, "correspondence")
+    assert game.deadline is not None
+    vacation_start(user=user, until=(timezone.now() + datetime.timedelta(days=6)).date())
+    time_machine.move_to(
+        timezone.now() + services.CORRESPONDENCE_TURN + datetime.timedelta(hours=1)
+    )
+    assert not services.deadlines_enforce(game_id=game.pk)
+    game.refresh_from_db()
+    assert game.deadline is not None and game.deadline > timezone.now()
+    assert _state(game).turns == []
+
+
+def test_a_correspondence_turn_is_in_the_turn_mail(user: Any) -> None:
+    game, other = _two_people(user, "correspondence")
+    lines = [turn.line for turn in turns_waiting(user, "https://example.org")]
+    assert lines == [lines[0]] and f"/winter/games/{game.pk}/" in lines[0]
+    assert turns_waiting(other, "https://example.org") == []
