@@ -72,6 +72,12 @@ def game_channel(game_id: int) -> str:
     return f"game:{game_id}"
 
 
+def winter_game_channel(game_id: int) -> str:
+    """The channel of one Carcassonne: Winter Edition game (``wintergames``): its turns,
+    seats and end. Events: ``Event.GAME``, as a Limes game's."""
+    return f"winter:{game_id}"
+
+
 def lockstep_channel(lockstep_id: int) -> str:
     """The channel of one live table (``Lockstep``): who is still to play its round."""
     return f"lockstep:{lockstep_id}"
@@ -94,6 +100,12 @@ def game_changed(game_id: int, *, version: int, deadline: datetime.datetime | No
     """A game's pages are stale: its new ``version``, and its round's clock."""
     data = {"version": version, "deadline": deadline.isoformat() if deadline else None}
     publish(game_channel(game_id), Event.GAME, data)
+
+
+def winter_game_changed(game_id: int, *, version: int, deadline: datetime.datetime | None) -> None:
+    """A Winter game's pages are stale: its new ``version``, and its turn's clock."""
+    data = {"version": version, "deadline": deadline.isoformat() if deadline else None}
+    publish(winter_game_channel(game_id), Event.GAME, data)
 
 
 def lobby_changed() -> None:

@@ -52,5 +52,7 @@ urlpatterns = [
     path("", include("leaderboards.urls", namespace="leaderboards")),
     path("", include("tournaments.urls", namespace="tournaments")),
     path("", include("learn.urls", namespace="learn")),
+    # Carcassonne: Winter Edition, the second game, under a prefix of its own.
+    path("winter/", include("wintergames.urls", namespace="winter")),
     path("", include("games.urls", namespace="games")),
 ]

@@ -54,6 +54,8 @@ INSTALLED_APPS = [
     # What every game shares: notices, mail, web push, server push, the task queue.
     "floor",
     "games",
+    # Carcassonne: Winter Edition (the engine is winter/), beside Limes.
+    "wintergames",
     "learn",
     "leaderboards",
     "tournaments",

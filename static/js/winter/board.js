@@ -1,0 +1,270 @@
+// The Winter board: choosing a place, turning the tile and choosing a follower ask the
+// server nothing (the legal moves come with the page as JSON); Commit posts the turn.
+// Without this file every step is a link and Commit a plain form.
+"use strict";
+
+(() => {
+  const SVG = "http://www.w3.org/2000/svg";
+  const STEP = 100;
+
+  function setUp(board) {
+    if (board.dataset.ready) return;
+    board.dataset.ready = "1";
+    const svg = board.querySelector(".w-svg");
+    if (svg) panAndZoom(board, svg);
+    const data = board.querySelector("#winter-draft");
+    if (!data || !svg) return;
+    drafting(board, svg, JSON.parse(data.textContent));
+  }
+
+  // -- pan by drag, zoom by wheel and buttons ------------------------------------------------
+
+  function panAndZoom(board, svg) {
+    const start = svg.getAttribute("viewBox").split(" ").map(Number);
+    let box = start.slice();
+    const show = () => svg.setAttribute("viewBox", box.join(" "));
+    const zoom = (factor, cx, cy) => {
+      const [x, y, w, h] = box;
+      const nw = Math.min(Math.max(w * factor, 200), 12000);
+      const nh = (h * nw) / w;
+      cx = cx === undefined ? x + w / 2 : cx;
+      cy = cy === undefined ? y + h / 2 : cy;
+      box = [cx - ((cx - x) * nw) / w, cy - ((cy - y) * nh) / h, nw, nh];
+      show();
+    };
+    board.querySelectorAll("[data-zoom]").forEach((button) => {
+      button.addEventListener("click", () => {
+        const how = button.dataset.zoom;
+        if (how === "in") zoom(0.8);
+        else if (how === "out") zoom(1.25);
+        else { box = start.slice(); show(); }
+      });
+    });
+    const toBoard = (event) => {
+      const point = svg.createSVGPoint();
+      point.x = event.clientX;
+      point.y = event.clientY;
+      return point.matrixTransform(svg.getScreenCTM().inverse());
+    };
+    svg.addEventListener("wheel", (event) => {
+      event.preventDefault();
+      const at = toBoard(event);
+      zoom(event.deltaY > 0 ? 1.15 : 1 / 1.15, at.x, at.y);
+    }, { passive: false });
+    let drag = null;
+    svg.addEventListener("pointerdown", (event) => {
+      if (event.button !== 0) return;
+      drag = { x: event.clientX, y: event.clientY, box: box.slice(), moved: false };
+    });
+    svg.addEventListener("pointermove", (event) => {
+      if (!drag) return;
+      const dx = event.clientX - drag.x;
+      const dy = event.clientY - drag.y;
+      if (!drag.moved && Math.hypot(dx, dy) < 6) return;
+      if (!drag.moved) svg.setPointerCapture(event.pointerId);
+      drag.moved = true;
+      const scale = box[2] / svg.clientWidth;
+      box = [drag.box[0] - dx * scale, drag.box[1] - dy * scale, box[2], box[3]];
+      show();
+    });
+    const end = (event) => {
+      if (drag && drag.moved) {
+        // A drag is no click on a place.
+        svg.addEventListener("click", (e) => { e.preventDefault(); e.stopPropagation(); },
+          { capture: true, once: true });
+      }
+      drag = null;
+      if (svg.hasPointerCapture(event.pointerId)) svg.releasePointerCapture(event.pointerId);
+    };
+    svg.addEventListener("pointerup", end);
+    svg.addEventListener("pointercancel", end);
+  }
+
+  // -- the draft -------------------------------------------------------------------------
+
+  function drafting(board, svg, data) {
+    const moves = data.moves;
+    const key = (at) => `${at[0]},${at[1]}`;
+    const byPlace = new Map();
+    for (const move of moves) {
+      const k = key(move.at);
+      if (!byPlace.has(k)) byPlace.set(k, []);
+      byPlace.get(k).push(move);
+    }
+    const places = [...byPlace.keys()].map((k) => k.split(",").map(Number));
+    const draft = { at: null, rotation: null, follower: null };
+    if (data.draft && data.draft.at) Object.assign(draft, data.draft);
+    const layer = svg.querySelector("[data-draft]");
+    const form = board.querySelector("[data-commit-form]");
+    const commit = board.querySelector("[data-testid=winter-commit]");
+    const turnButton = board.querySelector("[data-action=turn]");
+    const barTile = board.querySelector("[data-bar-tile]");
+    const followersBox = board.querySelector("[data-followers]");
+    const status = board.querySelector("[data-testid=winter-status]");
+
+    const current = () => {
+      if (!draft.at) return null;
+      const here = byPlace.get(key(draft.at)) || [];
+      return here.find((m) => m.rotation === draft.rotation) || here[0] || null;
+    };
+
+    function el(name, attrs) {
+      const node = document.createElementNS(SVG, name);
+      for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+      return node;
+    }
+
+    function draw() {
+      // The server's ghost (a page drawn with a draft) gives way to this one.
+      svg.querySelectorAll(".w-ghost").forEach((node) => node.remove());
+      layer.replaceChildren();
+      const move = current();
+      svg.querySelectorAll(".w-place").forEach((a) => {
+        a.classList.toggle("w-place--chosen", !!draft.at && a.dataset.at === key(draft.at));
+      });
+      if (move) {
+        const [row, col] = move.at;
+        layer.append(el("use", {
+          href: `#w-drawn-${move.rotation}`, x: col * STEP, y: row * STEP,
+          width: STEP, height: STEP, class: "w-ghost-use",
+        }));
+        for (const name of move.followers) {
+          const [x, y] = data.spots[name];
+          const spot = el("circle", {
+            cx: col * STEP + x, cy: row * STEP + y, r: 9,
+            class: "w-spot" + (draft.follower === name ? " w-spot--chosen" : ""),
+            "data-spot": name,
+          });
+          const title = el("title", {});
+          title.textContent = name;
+          spot.append(title);
+          layer.append(spot);
+        }
+      }
+      form.elements.at.value = move ? key(move.at) : "";
+      form.elements.rotation.value = move ? String(move.rotation) : "";
+      form.elements.follower.value = draft.follower || "";
+      commit.disabled = !move;
+      if (barTile && move) barTile.setAttribute("href", `#w-drawn-${move.rotation}`);
+      if (turnButton) {
+        const here = move ? byPlace.get(key(move.at)) : [];
+        if (turnButton.tagName === "A") turnButton.removeAttribute("href");
+        turnButton.toggleAttribute("aria-disabled", !move || here.length < 2);
+      }
+      if (followersBox) {
+        followersBox.replaceChildren();
+        if (move && move.followers.length) {
+          for (const name of ["", ...move.followers]) {
+            const button = document.createElement("button");
+            button.type = "button";
+            button.className = "button small";
+            button.dataset.follower = name;
+            button.textContent = name || followersBox.dataset.none || "–";
+            if ((draft.follower || "") === name) button.setAttribute("aria-pressed", "true");
+            followersBox.append(button);
+          }
+        }
+      }
+    }
+
+    function place(at) {
+      const here = byPlace.get(key(at));
+      if (!here) return;
+      const keep = here.find((m) => m.rotation === draft.rotation);
+      draft.at = at;
+      draft.rotation = (keep || here[0]).rotation;
+      draft.follower = null;
+      draw();
+    }
+
+    function turn(step) {
+      const move = current();
+      if (!move) return;
+      const here = byPlace.get(key(move.at));
+      const i = here.indexOf(move);
+      draft.rotation = here[(i + step + here.length) % here.length].rotation;
+      if (!current().followers.includes(draft.follower)) draft.follower = null;
+      draw();
+    }
+
+    function cycleFollower() {
+      const move = current();
+      if (!move || !move.followers.length) return;
+      const names = [null, ...move.followers];
+      draft.follower = names[(names.indexOf(draft.follower) + 1) % names.length];
+      draw();
+    }
+
+    function go(dr, dc) {
+      if (!places.length) return;
+      if (!draft.at) { place(places[0]); return; }
+      const [r, c] = draft.at;
+      let best = null;
+      let bestCost = Infinity;
+      for (const [pr, pc] of places) {
+        const along = (pr - r) * dr + (pc - c) * dc;
+        if (along <= 0) continue;
+        const across = Math.abs((pr - r) * dc) + Math.abs((pc - c) * dr);
+        const cost = along + 2 * across;
+        if (cost < bestCost) { bestCost = cost; best = [pr, pc]; }
+      }
+      if (best) place(best);
+    }
+
+    svg.addEventListener("click", (event) => {
+      const spot = event.target.closest("[data-spot]");
+      if (spot) {
+        event.preventDefault();
+        draft.follower = draft.follower === spot.dataset.spot ? null : spot.dataset.spot;
+        draw();
+        return;
+      }
+      const link = event.target.closest(".w-place");
+      if (link) {
+        event.preventDefault();
+        place(link.dataset.at.split(",").map(Number));
+      }
+    });
+    if (turnButton) {
+      turnButton.addEventListener("click", (event) => { event.preventDefault(); turn(1); });
+    }
+    if (followersBox) {
+      followersBox.addEventListener("click", (event) => {
+        const button = event.target.closest("[data-follower]");
+        if (!button) return;
+        event.preventDefault();
+        draft.follower = button.dataset.follower || null;
+        draw();
+      });
+    }
+    form.addEventListener("submit", () => { commit.disabled = true; });
+
+    const onKey = (event) => {
+      if (!board.isConnected) { document.removeEventListener("keydown", onKey); return; }
+      if (event.target.closest("input, textarea, select") || event.ctrlKey || event.metaKey
+          || event.altKey) return;
+      const arrows = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+      if (arrows[event.key]) { event.preventDefault(); go(...arrows[event.key]); }
+      else if (event.key === "r" || event.key === "R") {
+        event.preventDefault();
+        if (!draft.at) place(places[0]); else turn(event.shiftKey ? -1 : 1);
+      } else if (event.key === "f" || event.key === "F") { event.preventDefault(); cycleFollower(); }
+      else if (event.key === "Enter" && current() && !event.target.closest("a, button")) {
+        event.preventDefault();
+        commit.disabled = false;
+        form.requestSubmit(commit);
+      }
+    };
+    document.addEventListener("keydown", onKey);
+    if (status) status.dataset.js = "1";
+    draw();
+  }
+
+  function scan(root) {
+    const board = root.id === "winter-board" ? root : root.querySelector("#winter-board");
+    if (board) setUp(board);
+  }
+
+  document.addEventListener("DOMContentLoaded", () => scan(document));
+  document.addEventListener("htmx:load", (event) => scan(event.detail.elt));
+})();

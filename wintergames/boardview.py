@@ -1,0 +1,272 @@
+"""What a Winter game's page shows: plain values for the templates.
+
+It decides no rule and writes nothing: the legal places and followers come from the engine
+(``Game.legal_moves``), the draft from the page's query (each step of it a link without
+JavaScript), the scoring lines from the engine's scoring events.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from urllib.parse import urlencode
+
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+import winter
+from wintergames import boardhtml
+from wintergames.models import WinterGame, WinterSeat
+from wintergames.rebuild import seat_name
+
+#: Record entries shown in the scoring explanations (the last few turns).
+EXPLAINED_TURNS = 6
+MAX_DIGITS = 4
+
+
+@dataclass(frozen=True)
+class Draft:
+    """The turn being drawn up on the page: a place, a rotation, a follower (each may be
+    missing); only values the engine lists as legal survive."""
+
+    at: winter.Point | None = None
+    rotation: int | None = None
+    follower: str | None = None
+
+
+def parse_at(raw: str) -> winter.Point | None:
+    """``row,col`` in ASCII digits (an optional minus sign), or ``None``."""
+    parts = raw.split(",")
+    if len(parts) != 2:
+        return None
+    numbers = []
+    for part in parts:
+        digits = part.removeprefix("-")
+        if not (digits.isascii() and digits.isdigit()) or len(digits) > MAX_DIGITS:
+            return None
+        numbers.append(int(part))
+    return numbers[0], numbers[1]
+
+
+def parse_rotation(raw: str) -> int | None:
+    """0, 90, 180 or 270 written plainly, or ``None``."""
+    return int(raw) if raw in ("0", "90", "180", "270") else None
+
+
+def draft_from(params: Mapping[str, str], moves: Sequence[winter.LegalMove]) -> Draft:
+    """The draft the query asks for, kept to what the legal moves allow."""
+    at = parse_at(params.get("at", ""))
+    places = [move for move in moves if move.at == at]
+    if not places:
+        return Draft()
+    rotation = parse_rotation(params.get("rotation", ""))
+    move = next((m for m in places if m.rotation == rotation), places[0])
+    follower = params.get("follower") or None
+    return Draft(move.at, move.rotation, follower if follower in move.followers else None)
+
+
+def _names(players: Sequence[int], names: Sequence[str]) -> str:
+    return " & ".join(names[seat] for seat in players)
+
+
+def explain(scoring: winter.Scoring, names: Sequence[str]) -> str:
+    """One scoring in words: "ana's city: 4 tiles, 1 shield, 10 points"."""
+    who = _names(scoring.players, names)
+    points = ngettext("%(n)d point", "%(n)d points", scoring.points) % {"n": scoring.points}
+    tiles = ngettext("%(n)d tile", "%(n)d tiles", scoring.tiles) % {"n": scoring.tiles}
+    kind = scoring.kind
+    if kind is winter.FeatureKind.CITY:
+        shields = ngettext("%(n)d shield", "%(n)d shields", scoring.shields) % {
+            "n": scoring.shields
+        }
+        return _("%(who)s's city: %(tiles)s, %(shields)s, %(points)s") % {
+            "who": who,
+            "tiles": tiles,
+            "shields": shields,
+            "points": points,
+        }
+    if kind is winter.FeatureKind.ROAD:
+        return _("%(who)s's road: %(tiles)s, %(points)s") % {
+            "who": who,
+            "tiles": tiles,
+            "points": points,
+        }
+    if kind is winter.FeatureKind.CLOISTER:
+        return _("%(who)s's cloister: %(tiles)s, %(points)s") % {
+            "who": who,
+            "tiles": tiles,
+            "points": points,
+        }
+    cities = ngettext(
+        "%(n)d finished city beside it", "%(n)d finished cities beside it", scoring.cities
+    ) % {"n": scoring.cities}
+    return _("%(who)s's field: %(cities)s, %(points)s") % {
+        "who": who,
+        "cities": cities,
+        "points": points,
+    }
+
+
+@dataclass(frozen=True)
+class SeatView:
+    name: str
+    colour: str
+    is_bot: bool
+    level: str
+    resigned: bool
+    score: int
+    supply: int
+    to_move: bool
+    place: int | None
+
+
+def _bounds(points: Sequence[winter.Point]) -> tuple[int, int, int, int]:
+    rows = [p[0] for p in points]
+    cols = [p[1] for p in points]
+    return min(rows), max(rows), min(cols), max(cols)
+
+
+def game_page(
+    game: WinterGame,
+    seats: Sequence[WinterSeat],
+    state: winter.Game,
+    viewer: WinterSeat | None,
+    *,
+    params: Mapping[str, str],
+    base_url: str,
+) -> dict[str, object]:
+    """The context of the game page and of its board fragment."""
+    names = [seat_name(seat) for seat in seats]
+    running = game.is_running
+    drawn = state.drawn if running else None
+    mine = (
+        running
+        and viewer is not None
+        and not viewer.resigned
+        and seats[state.to_move].pk == viewer.pk
+    )
+    moves = state.legal_moves(drawn) if mine and drawn else []
+    draft = draft_from(params, moves) if mine else Draft()
+    board = state.board
+    last = next(
+        (turn for turn in reversed(state.turns) if isinstance(turn, winter.Placement)), None
+    )
+    places = sorted({move.at for move in moves})
+    row0, row1, col0, col1 = _bounds([*board, *places])
+    width, height = (col1 - col0 + 3) * 100, (row1 - row0 + 3) * 100
+    view_box = f"{(col0 - 1) * 100} {(row0 - 1) * 100} {width} {height}"
+    parts: list[str] = [boardhtml.tile_at(at, name, rot) for at, (name, rot) in board.items()]
+    for feature in state.iter_features():
+        for follower in feature.followers:
+            parts.append(
+                boardhtml.follower_svg(
+                    follower.at, follower.segment, follower.player, feature.kind.value
+                )
+            )
+    if last is not None:
+        parts.append(
+            f'<rect class="w-last" x="{last.at[1] * 100 + 2}" y="{last.at[0] * 100 + 2}" '
+            f'width="96" height="96"><title>{_("The last tile placed")}</title></rect>'
+        )
+    for at in places:
+        href = base_url + "?" + urlencode({"at": f"{at[0]},{at[1]}"})
+        parts.append(
+            f'<a class="w-place" href="{href}" data-at="{at[0]},{at[1]}">'
+            f'<rect x="{at[1] * 100 + 4}" y="{at[0] * 100 + 4}" width="92" height="92"/></a>'
+        )
+    if draft.at is not None and drawn is not None and draft.rotation is not None:
+        parts.append(boardhtml.tile_at(draft.at, drawn, draft.rotation, css="w-tile w-ghost"))
+    rotations = winter.distinct_rotations(drawn) if drawn else ()
+    symbols = "".join(
+        f'<symbol id="w-drawn-{rotation}" viewBox="0 0 100 100">'
+        f"{boardhtml.tile_svg(drawn, rotation)}</symbol>"
+        for rotation in rotations
+        if drawn
+    )
+    seat_views = [
+        SeatView(
+            name=names[seat.position],
+            colour=boardhtml.COLOURS[seat.position % len(boardhtml.COLOURS)],
+            is_bot=seat.is_bot and not seat.resigned,
+            level=seat.get_bot_level_display() if seat.is_bot else "",
+            resigned=seat.resigned,
+            score=seat.score if seat.score is not None else state.score(seat.position),
+            supply=state.supply(seat.position),
+            to_move=running and state.to_move == seat.position,
+            place=seat.place,
+        )
+        for seat in seats
+    ]
+    explained: list[tuple[int, str, list[str]]] = []
+    first = max(0, len(state.turns) - EXPLAINED_TURNS)
+    mover = 0
+    for number, turn in enumerate(state.turns, 1):
+        if number > first and isinstance(turn, winter.Placement):
+            lines = [explain(s, names) for s in state.scorings[number - 1]]
+            explained.append((number, names[mover], lines))
+        if isinstance(turn, winter.Placement):
+            mover = (mover + 1) % len(names)
+    final_lines = [explain(s, names) for s in state.final_scorings()] if game.is_finished else []
+    draft_data = {
+        "tile": drawn,
+        "turn": len(state.turns),
+        "moves": [
+            {"at": list(move.at), "rotation": move.rotation, "followers": list(move.followers)}
+            for move in moves
+        ],
+        "spots": boardhtml.SPOTS,
+        "draft": {
+            "at": list(draft.at) if draft.at else None,
+            "rotation": draft.rotation,
+            "follower": draft.follower,
+        },
+    }
+    context: dict[str, object] = {
+        "game": game,
+        "seats": seat_views,
+        "names": names,
+        "to_move": names[state.to_move] if running else None,
+        "drawn": drawn,
+        "drawn_svg": boardhtml.tile_svg(drawn, draft.rotation or 0) if drawn else None,
+        "mine": mine,
+        "draft": draft,
+        "turn_number": len(state.turns),
+        "tiles_left": state.tiles_left,
+        "bag": [(name, n, boardhtml.tile_svg(name, 0)) for name, n in sorted(state.bag().items())],
+        "board_svg": mark_safe("".join(parts)),  # tiles and marks built from escaped values
+        "symbols": mark_safe(symbols),
+        "view_box": view_box,
+        "explained": list(reversed(explained)),
+        "final_lines": final_lines,
+        "draft_json": draft_data,
+        "links": _draft_links(base_url, moves, draft) if mine else {},
+    }
+    return context
+
+
+def _draft_links(
+    base_url: str, moves: Sequence[winter.LegalMove], draft: Draft
+) -> dict[str, object]:
+    """Each next step of the draft as a link (pages without JavaScript)."""
+    if draft.at is None or draft.rotation is None:
+        return {}
+    at = f"{draft.at[0]},{draft.at[1]}"
+    here = [move for move in moves if move.at == draft.at]
+    index = next(i for i, m in enumerate(here) if m.rotation == draft.rotation)
+    turned = here[(index + 1) % len(here)]
+    move = here[index]
+
+    def link(rotation: int, follower: str | None) -> str:
+        query = {"at": at, "rotation": str(rotation)}
+        if follower:
+            query["follower"] = follower
+        return base_url + "?" + urlencode(query)
+
+    return {
+        "turn": link(turned.rotation, None) if len(here) > 1 else None,
+        "followers": [
+            (name, link(move.rotation, name), name == draft.follower) for name in move.followers
+        ],
+        "no_follower": link(move.rotation, None),
+    }

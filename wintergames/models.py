@@ -1,0 +1,128 @@
+"""The stored state of a Winter game: the game, its seats and its turns.
+
+The position itself is never stored: it is rebuilt from the seed (the deal) and the turns
+through ``winter`` (``wintergames.rebuild``). A turn row is one entry of the game's
+``winter-game/1`` record, set-aside tiles included.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+
+class WinterGame(models.Model):
+    """One game of Carcassonne: Winter Edition."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", _("Waiting for players")
+        RUNNING = "running", _("In play")
+        FINISHED = "finished", _("Finished")
+
+    class Pace(models.TextChoices):
+        LIVE = "live", _("Live")
+        CORRESPONDENCE = "correspondence", _("Correspondence")
+        UNTIMED = "untimed", _("Untimed")
+
+    seed = models.BigIntegerField()
+    farmers = models.BooleanField(default=True)
+    pace = models.CharField(max_length=16, choices=Pace.choices, default=Pace.UNTIMED)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    version = models.PositiveIntegerField(default=0)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    updated_at = models.DateTimeField(auto_now=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    deadline = models.DateTimeField(
+        null=True, blank=True, help_text="When the player to move must have played (timed paces)."
+    )
+    waiting_for = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        help_text="The person to move, while the game runs (a computer's turn: nobody).",
+    )
+
+    class Meta:
+        indexes = [models.Index(fields=["status", "-created_at"], name="winter_game_status")]
+
+    def __str__(self) -> str:
+        return f"Winter game {self.pk}"
+
+    @property
+    def is_running(self) -> bool:
+        return self.status == self.Status.RUNNING
+
+    @property
+    def is_finished(self) -> bool:
+        return self.status == self.Status.FINISHED
+
+
+class WinterSeat(models.Model):
+    """A place at a game: a person (``user``), a computer (``bot_level``) or, while the
+    game is open, nobody yet."""
+
+    class Level(models.TextChoices):
+        EASY = "easy", _("Easy")
+        NORMAL = "normal", _("Normal")
+        STRONG = "strong", _("Strong")
+
+    game = models.ForeignKey(WinterGame, on_delete=models.CASCADE, related_name="seats")
+    position = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="winter_seats",
+    )
+    bot_level = models.CharField(max_length=8, choices=Level.choices, blank=True)
+    resigned = models.BooleanField(default=False)
+    score = models.IntegerField(null=True, blank=True)
+    place = models.PositiveSmallIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["position"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "position"], name="winter_seat_position"),
+            models.UniqueConstraint(
+                fields=["game", "user"],
+                condition=models.Q(user__isnull=False),
+                name="winter_seat_user_once",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game} seat {self.position}"
+
+    @property
+    def is_bot(self) -> bool:
+        return bool(self.bot_level)
+
+    @property
+    def is_open(self) -> bool:
+        return not self.bot_level and self.user_id is None
+
+
+class WinterTurn(models.Model):
+    """One entry of the game's record, in order (``number`` from 1)."""
+
+    game = models.ForeignKey(WinterGame, on_delete=models.CASCADE, related_name="turns")
+    number = models.PositiveIntegerField()
+    entry = models.JSONField()
+    played_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "number"], name="winter_turn_number"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game} turn {self.number}"

@@ -1,0 +1,250 @@
+"""Pages of Carcassonne: Winter Edition. Thin: read the request, call a service, render."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_POST
+from django_htmx.http import replace_url
+
+import winter
+from accounts.http import AuthenticatedHttpRequest, HtmxHttpRequest
+from core import tokens
+from core.errors import ActionRefused
+from core.polls import poll
+from wintergames import boardhtml, selectors, services
+from wintergames.boardview import game_page, parse_at, parse_rotation
+from wintergames.models import WinterGame, WinterSeat
+from wintergames.rebuild import seat_name, winter_game
+
+#: The token's second subject: a Winter game's page token is worth nothing for the Limes
+#: game of the same number (``core.tokens``).
+TOKEN_KIND = 49
+RULES_TILES = ("WinD", "WinE", "WinF", "WinA", "WinU", "WinL")
+FOLLOWER_NAMES = frozenset(("N", "E", "S", "W", "cloister", *winter.HALF_SIDES))
+
+
+def poll_token(request: HtmxHttpRequest, pk: int) -> str:
+    return tokens.mint(tokens.Scope.GAME, tokens.session_cookie(request), pk, TOKEN_KIND)
+
+
+def home(request: HtmxHttpRequest) -> HttpResponse:
+    """The game's page: how to play, a new game, the games waiting for players."""
+    context = {
+        "open_games": selectors.games_open(),
+        "mine": selectors.games_of(request.user) if request.user.is_authenticated else [],
+        "paces": WinterGame.Pace.choices,
+        "levels": WinterSeat.Level.choices,
+    }
+    return render(request, "wintergames/home.html", context)
+
+
+def rules_page(request: HtmxHttpRequest) -> HttpResponse:
+    """The rules in our own words, with a few tiles drawn."""
+    tiles = [(name, boardhtml.tile_svg(name, 0)) for name in RULES_TILES]
+    return render(request, "wintergames/rules.html", {"tiles": tiles})
+
+
+def _small_int(raw: str, lowest: int, highest: int) -> int:
+    if not (raw.isascii() and raw.isdigit()) or len(raw) > 2:
+        raise ActionRefused(_("The form could not be read."))
+    value = int(raw)
+    if not lowest <= value <= highest:
+        raise ActionRefused(_("The form could not be read."))
+    return value
+
+
+@login_required
+@require_POST
+def game_new(request: AuthenticatedHttpRequest) -> HttpResponse:
+    """Create a game from the form and go to it."""
+    post = request.POST
+    try:
+        game = services.game_create(
+            user=request.user,
+            players=_small_int(post.get("players", ""), 2, 5),
+            computers=_small_int(post.get("computers", "0") or "0", 0, 4),
+            level=post.get("level", "normal") or "normal",
+            farmers=post.get("farmers") == "on",
+            pace=post.get("pace", ""),
+        )
+    except ActionRefused as error:
+        return HttpResponse(error.messages[0], status=error.status, content_type="text/plain")
+    return redirect("winter:detail", pk=game.pk)
+
+
+def _load(pk: int) -> tuple[WinterGame, list[WinterSeat], winter.Game]:
+    game = WinterGame.objects.filter(pk=pk).first()
+    if game is None:
+        raise Http404(_("No such game."))
+    # Clocks are enforced whenever a game is looked at.
+    if services.deadline_passed(game) and services.deadlines_enforce(game_id=pk):
+        game.refresh_from_db()
+    seats = list(game.seats.select_related("user").order_by("position"))
+    return game, seats, winter_game(game, seats)
+
+
+def _viewer(request: HtmxHttpRequest, seats: list[WinterSeat]) -> WinterSeat | None:
+    if not request.user.is_authenticated:
+        return None
+    return next((seat for seat in seats if seat.user_id == request.user.pk), None)
+
+
+def _render(
+    request: HtmxHttpRequest,
+    game: WinterGame,
+    seats: list[WinterSeat],
+    state: winter.Game,
+    *,
+    params: dict[str, str] | None = None,
+    fragment: bool = False,
+    status: int = 200,
+    error: str | None = None,
+) -> HttpResponse:
+    viewer = _viewer(request, seats)
+    base_url = reverse("winter:detail", kwargs={"pk": game.pk})
+    context = game_page(game, seats, state, viewer, params=params or {}, base_url=base_url)
+    context.update(
+        viewer=viewer,
+        poll_token=poll_token(request, game.pk),
+        error=error,
+        joinable=(
+            game.status == WinterGame.Status.OPEN
+            and viewer is None
+            and any(seat.is_open for seat in seats)
+        ),
+    )
+    template = "wintergames/game.html#board" if fragment else "wintergames/game.html"
+    return render(request, template, context, status=status)
+
+
+@never_cache
+def game_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """The game page; for an htmx request, the board fragment (a draft step)."""
+    if not pk or pk > 2**62:
+        raise Http404(_("No such game."))
+    game, seats, state = _load(pk)
+    params = {key: request.GET.get(key, "")[:20] for key in ("at", "rotation", "follower")}
+    return _render(request, game, seats, state, params=params, fragment=bool(request.htmx))
+
+
+@login_required
+@require_POST
+def game_play(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    """Play the signed-in player's turn: ``at`` (``row,col``), ``rotation``, ``follower``."""
+    post = request.POST
+    url = reverse("winter:detail", kwargs={"pk": pk})
+    try:
+        at = parse_at(post.get("at", ""))
+        rotation = parse_rotation(post.get("rotation", ""))
+        follower = post.get("follower", "") or None
+        raw_turn = post.get("turn", "")
+        if at is None or rotation is None:
+            raise ActionRefused(_("The move could not be read: a place and a rotation, please."))
+        if follower is not None and follower not in FOLLOWER_NAMES:
+            raise ActionRefused(_("The move could not be read: no such follower place."))
+        turn_number = None
+        if raw_turn:
+            if not (raw_turn.isascii() and raw_turn.isdigit()) or len(raw_turn) > 3:
+                raise ActionRefused(_("The form could not be read."))
+            turn_number = int(raw_turn)
+        played = services.turn_play(
+            game_id=pk,
+            user=request.user,
+            at=at,
+            rotation=rotation,
+            follower=follower,
+            turn_number=turn_number,
+        )
+    except ActionRefused as error:
+        message = error.messages[0]
+        if error.status == 404:
+            raise Http404(message) from None
+        if request.htmx and WinterGame.objects.filter(pk=pk).exists():
+            game, seats, state = _load(pk)
+            return _render(
+                request, game, seats, state, fragment=True, status=error.status, error=message
+            )
+        return HttpResponse(message, status=error.status, content_type="text/plain")
+    if request.htmx:
+        # Drawn from what the commit read and worked out under its lock: no second load.
+        board = _render(request, played.game, played.seats, played.state, fragment=True)
+        return replace_url(board, url)
+    return redirect(url)
+
+
+@login_required
+@require_POST
+def game_join(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    """Take an open seat."""
+    try:
+        services.game_join(game_id=pk, user=request.user)
+    except ActionRefused as error:
+        if error.status == 404:
+            raise Http404(error.messages[0]) from None
+        messages.error(request, error.messages[0])
+    return redirect("winter:detail", pk=pk)
+
+
+@login_required
+@require_POST
+def game_resign(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    """Leave a game in play; the computer plays the seat on."""
+    try:
+        services.game_resign(game_id=pk, user=request.user)
+    except ActionRefused as error:
+        if error.status == 404:
+            raise Http404(error.messages[0]) from None
+        messages.error(request, error.messages[0])
+    return redirect("winter:detail", pk=pk)
+
+
+def game_record(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """The ``winter-game/1`` record so far, with the status, who moves, the tile they drew
+    and the scores. Never a tile not yet drawn."""
+    if not pk or pk > 2**62:
+        raise Http404(_("No such game."))
+    game, seats, state = _load(pk)
+    if game.status == WinterGame.Status.OPEN:
+        raise Http404(_("The game has not started yet."))
+    record = winter.game_to_record(state)
+    names = [seat_name(seat) for seat in seats]
+    record["status"] = "running" if game.is_running else "finished"
+    if game.is_running:
+        record["to_move"] = names[state.to_move]
+        record["next"] = state.drawn
+        totals = state.scores
+    else:
+        totals = tuple(seat.score or 0 for seat in seats)
+    record["scores"] = dict(zip(names, totals, strict=True))
+    return JsonResponse(record, json_dumps_params={"indent": 1})
+
+
+@poll
+def game_poll(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """Has the game changed since version ``v``? 204 if not; else the board fragment."""
+    if not tokens.is_valid(
+        request.GET.get("t", ""),
+        tokens.Scope.GAME,
+        tokens.session_cookie(request),
+        pk,
+        TOKEN_KIND,
+    ):
+        raise Http404(_("No such game."))
+    raw = request.GET.get("v", "")
+    if not (raw.isascii() and raw.isdigit()) or len(raw) > 9:
+        return HttpResponse(_("The version could not be read."), status=400)
+    row = WinterGame.objects.filter(pk=pk).values_list("version", "deadline").first()
+    if row is None:
+        raise Http404(_("No such game."))
+    version, deadline = row
+    if version == int(raw) and (deadline is None or deadline > timezone.now()):
+        return HttpResponse(status=204)
+    game, seats, state = _load(pk)
+    return _render(request, game, seats, state, fragment=True)
