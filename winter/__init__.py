@@ -35,6 +35,7 @@ from winter.record import (
     turn_to_json,
 )
 from winter.tiles import (
+    FOLLOWER_PLACES,
     HALF_SIDES,
     ROTATIONS,
     SIDES,
@@ -54,6 +55,7 @@ from winter.tiles import (
 
 __all__ = [
     "FOLLOWERS_PER_PLAYER",
+    "FOLLOWER_PLACES",
     "HALF_SIDES",
     "RECORD_FORMAT",
     "ROTATIONS",

@@ -4,8 +4,9 @@ Each level is a pure function of a :class:`View`: the drawn tile, the board, the
 the supplies and the counts of the tiles left in the bag, never their order. ``import
 winter`` does not load this module.
 
-- ``easy``: takes the most points this turn; otherwise puts a follower on whatever the
-  tile offers first (not a field), however little it may bring.
+- ``easy``: takes the most points this turn; among equal turns it puts a follower on a
+  city, a road or a cloister whenever it can, however little that may bring, and never
+  on a field. Which of equal turns it takes is drawn from the position, not from the clock.
 - ``normal``: one ply: every legal turn is played on a copy and the position valued for
   the player against the best opponent: points, each held feature's likely worth (a rough
   chance of completion by its open sides), fields by their complete cities, followers

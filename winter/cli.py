@@ -69,6 +69,8 @@ def _load(path: str) -> object:
         return json.loads(text)
     except json.JSONDecodeError as error:
         raise InvalidInputError(f"not JSON: {error}") from None
+    except RecursionError:
+        raise InvalidInputError("not JSON that can be read: nested too deeply") from None
 
 
 def replay_json(game: Game) -> dict[str, Any]:

@@ -14,9 +14,8 @@ from dataclasses import dataclass, field
 
 from winter.errors import IllegalMoveError, InvalidInputError
 from winter.tiles import (
-    HALF_SIDES,
+    FOLLOWER_PLACES,
     ROTATIONS,
-    SIDES,
     START_TILE,
     FeatureKind,
     Orientation,
@@ -577,7 +576,7 @@ class Game:
         if turn.follower is None:
             return placed, None
         name = turn.follower
-        if name not in SIDES and name not in HALF_SIDES and name != "cloister":
+        if name not in FOLLOWER_PLACES:
             raise InvalidInputError(f"{name!r} names no place for a follower")
         index = placed.segment_named(name)
         where = f"{tile} at {list(at)} in rotation {turn.rotation}"
@@ -642,7 +641,7 @@ class Game:
             for index, segment in enumerate(segments)
             if index not in blocked and (farmers or segment.kind is not FeatureKind.FIELD)
         ]
-        return tuple(sorted(names, key=_NAME_ORDER.index))
+        return tuple(sorted(names, key=FOLLOWER_PLACES.index))
 
     def _find(self, gid: int) -> int:
         parent = self._parent
@@ -765,6 +764,3 @@ class Game:
         if gids:
             at, name = self._where[gids[0]][0], self._name_of(gids[0])
         return Scoring(kind, players, points, tiles, shields, True, at, name)
-
-
-_NAME_ORDER = (*SIDES, "cloister", *HALF_SIDES)

@@ -6,7 +6,7 @@ from typing import Any
 
 from winter.errors import InvalidInputError
 from winter.game import Game, Options, Placement, SetAside, Turn
-from winter.tiles import tile_kind
+from winter.tiles import FOLLOWER_PLACES, tile_kind
 
 RECORD_FORMAT = "winter-game/1"
 
@@ -55,8 +55,7 @@ def turn_from_json(data: object, number: int = 1) -> Turn:
     if not _int(rotation) or rotation % 90:
         raise InvalidInputError(f"{where}: rotation {rotation!r} is not a multiple of 90")
     follower = data.get("follower")
-    names = ("N", "E", "S", "W", "cloister", "n1", "n2", "e1", "e2", "s1", "s2", "w1", "w2")
-    if follower is not None and follower not in names:
+    if follower is not None and follower not in FOLLOWER_PLACES:
         raise InvalidInputError(f"{where}: follower {follower!r} names no place for a follower")
     return Placement(tile, (at[0], at[1]), rotation % 360, follower)
 

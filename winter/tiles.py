@@ -23,6 +23,8 @@ from winter.errors import InvalidInputError
 SIDES = ("N", "E", "S", "W")
 HALF_SIDES = ("n1", "n2", "e1", "e2", "s1", "s2", "w1", "w2")
 ROTATIONS = (0, 90, 180, 270)
+FOLLOWER_PLACES = (*SIDES, "cloister", *HALF_SIDES)
+"""Every name of a place for a follower, in the order FORMATS.md lists a tile's options."""
 START_TILE = "WinD"
 
 
@@ -234,8 +236,7 @@ def tile_kind(name: str) -> TileKind:
 
 
 def _first_name(names: tuple[str, ...]) -> str:
-    order = (*SIDES, "cloister", *HALF_SIDES)
-    return min(names, key=order.index)
+    return min(names, key=FOLLOWER_PLACES.index)
 
 
 @cache

@@ -106,6 +106,7 @@ def test_follower_on_an_occupied_feature_exits_1() -> None:
     ("stdin", "fault"),
     [
         ("{not json", "not JSON"),
+        ("[" * 100_000, "not JSON"),
         (with_turns({"tile": "WinZ", "at": [1, 0], "rotation": 0}), "unknown tile 'WinZ'"),
         (with_turns({"tile": "WinB", "rotation": 0}), "the field 'at' is missing"),
         (with_turns({"tile": "WinB", "at": [1, 0], "rotation": 45}), "not a multiple of 90"),
