@@ -148,3 +148,82 @@ def test_a_poll_answered_before_the_deal_never_takes_the_next_card_back(
     play_turn(ana_game, ana)
     expect(phone.locator("[data-testid=round]")).to_have_text("Round 3 of 16")
     expect(phone.locator("[data-testid=hand]")).to_be_visible()
+
+
+# Issue #51: the player who commits first. Their commit's answer (drawn before the other
+# player committed: "You have played this card") is held; meanwhile the other commits, the
+# table deals, and the page's poll brings the new card's clock (its board is kept for the
+# commit's answer).
+HOLD_COMMIT = """
+(() => {
+  window.held = null;
+  const open = XMLHttpRequest.prototype.open;
+  XMLHttpRequest.prototype.open = function (method, url, ...rest) {
+    this.limesCommit = String(url).includes("/play/");
+    return open.call(this, method, url, ...rest);
+  };
+  const send = XMLHttpRequest.prototype.send;
+  XMLHttpRequest.prototype.send = function (body) {
+    if (this.limesCommit && window.held === null) {
+      const xhr = this;
+      const onload = xhr.onload;
+      window.held = false;
+      xhr.onload = function (event) {
+        window.held = () => onload.call(xhr, event);
+      };
+    }
+    return send.call(this, body);
+  };
+})();
+"""
+
+
+@pytest.fixture
+def desktop(browser: Any, live_server: Any) -> Iterator[Any]:
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context.add_init_script(HOLD_COMMIT)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    yield page
+    context.close()
+
+
+def anas_commit_held_while_ben_commits(page: Any, base: str) -> None:
+    """Ana plays card 1 first; her commit's answer is in, held, when Ben's deals card 2 and
+    her page's poll has brought card 2's clock."""
+    ana, ben = UserFactory(username="ana"), UserFactory(username="ben")
+    _table, games = services.lockstep_create(
+        users=[ana, ben], seed=42, diagonal=False, ferryman=False, round_seconds=120
+    )
+    by_user = {game.created_by_id: game for game in games}
+    sign_in(page, base, "ana")
+    page.goto(f"{base}/games/{by_user[ana.pk].pk}/")
+    expect(page.locator("[data-testid=round]")).to_have_text("Round 1 of 16")
+    play_round(page, place_worker=False)
+    page.wait_for_function("() => typeof window.held === 'function'")
+    play_turn(by_user[ben.pk], ben)
+    page.wait_for_function(
+        "() => Number(document.querySelector('#live-table').dataset.version)"
+        " > Number(document.querySelector('#board').dataset.version)"
+    )
+
+
+def test_the_first_player_gets_the_next_card_dealt_while_their_commit_was_answered(
+    desktop: Any, live_server: Any
+) -> None:
+    anas_commit_held_while_ben_commits(desktop, live_server.url)
+    desktop.evaluate("window.held()")
+    # Not "You have played this card" until the clock takes her out of the deal.
+    on_the_next_card(desktop)
+
+
+def test_a_page_behind_its_table_asks_even_with_its_commit_unanswered(
+    desktop: Any, live_server: Any
+) -> None:
+    anas_commit_held_while_ben_commits(desktop, live_server.url)
+    # The commit's answer never comes: the page still asks for the card its table is on.
+    on_the_next_card(desktop)
+    # And the commit's answer, old news when it comes, does not take the card back.
+    desktop.evaluate("window.held()")
+    assert desktop.locator("[data-testid=round]").inner_text() == "Round 2 of 16"
+    on_the_next_card(desktop)
