@@ -91,7 +91,8 @@ def _shown(
                 username=row.username,
                 profile_url=profile(row.username),
                 own=viewer is not None and row.user_id == viewer.pk,
-                total=number_format(row.total, decimal_pos=1),
+                # A sum of percentages, written as the deals' are.
+                total=f"{number_format(row.total, decimal_pos=1)}%",
                 played=sum(played),
                 cells=[
                     _cell(percent, number=number, played=done, standings=standings)
