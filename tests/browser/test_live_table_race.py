@@ -227,3 +227,49 @@ def test_a_page_behind_its_table_asks_even_with_its_commit_unanswered(
     desktop.evaluate("window.held()")
     assert desktop.locator("[data-testid=round]").inner_text() == "Round 2 of 16"
     on_the_next_card(desktop)
+
+
+# The stream's events reach a poller only while it listens, and one swapped in listens a
+# moment later: an event in between is lost to it. Here no poller asks at all (as while the
+# stream is open, when the timer's polls stand aside) and the stream is a stand-in, whose
+# one event (the next card's version) reaches no poller.
+NO_POLLS = """
+document.addEventListener("htmx:confirm", (event) => {
+  if (event.target instanceof Element && event.target.closest("[data-poll-fallback]")) {
+    event.preventDefault();
+  }
+});
+"""
+
+
+def test_the_next_card_heard_from_the_stream_by_no_poller_is_asked_for(
+    browser: Any, live_server: Any
+) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    context.add_init_script(NO_POLLS)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    page.route("**/stream/**", lambda route: route.abort())
+    ana, ben = UserFactory(username="ana"), UserFactory(username="ben")
+    _table, games = services.lockstep_create(
+        users=[ana, ben], seed=42, diagonal=False, ferryman=False, round_seconds=120
+    )
+    by_user = {game.created_by_id: game for game in games}
+    sign_in(page, live_server.url, "ana")
+    page.goto(f"{live_server.url}/games/{by_user[ana.pk].pk}/")
+    play_round(page, place_worker=False)
+    expect(page.locator("[data-testid=waiting]")).to_be_visible()
+    play_turn(by_user[ben.pk], ben)
+    dealt = Game.objects.get(pk=by_user[ana.pk].pk).version
+    page.evaluate(
+        """(version) => {
+          const source = new EventTarget();
+          const stream = document.querySelector("#live-table").closest("[sse-connect]");
+          const open = { bubbles: true, detail: { source } };
+          stream.dispatchEvent(new CustomEvent("htmx:sseOpen", open));
+          source.dispatchEvent(new MessageEvent("game", { data: JSON.stringify({ version }) }));
+        }""",
+        dealt,
+    )
+    on_the_next_card(page)
+    context.close()

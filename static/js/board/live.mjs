@@ -51,13 +51,28 @@ function catchUp() {
   }
 }
 
-document.addEventListener("htmx:sseMessage", (event) => {
-  if (event.detail.type !== "game") return;
+function hear(data) {
   try {
-    heard = Math.max(heard, Number(JSON.parse(event.detail.data).version) || 0);
+    heard = Math.max(heard, Number(JSON.parse(data).version) || 0);
   } catch {
     // Not a version: nothing to compare.
   }
+}
+
+document.addEventListener("htmx:sseMessage", (event) => {
+  if (event.detail.type === "game") hear(event.detail.data);
+});
+// The stream's events reach a poller only while it listens: one swapped in listens once
+// htmx has processed it, a moment later, and an event that comes meanwhile is lost to it
+// (the next card's, say, just after the player's own commit was answered). The table's
+// version is also heard here, from the stream itself, for the guard below.
+const listened = new WeakSet();
+document.addEventListener("htmx:sseOpen", (event) => {
+  const source = event.detail ? event.detail.source : null;
+  if (!source || listened.has(source)) return;
+  if (!(event.target instanceof Element) || !event.target.querySelector("#live-table")) return;
+  listened.add(source);
+  source.addEventListener("game", (message) => hear(message.data));
 });
 document.addEventListener("htmx:beforeRequest", (event) => {
   if (isCommit(event.detail)) committing = true;
