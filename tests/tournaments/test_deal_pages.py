@@ -123,11 +123,19 @@ def test_a_finished_live_deal_shows_the_next_deal_its_clock_and_the_way_there(
         assert f'href="{reverse("games:detail", args=[second.pk])}"' in fragment
         table = second.lockstep
         assert table is not None and table.deadline is not None
-        assert f'datetime="{html_time(table.deadline)}" data-deadline' in fragment
         # The break before the first card is the player's to read the deal just played:
         # the page goes to the next game when it is over, with the card's whole clock.
         go_at = table.deadline - datetime.timedelta(seconds=30)
         assert f'data-go-at="{html_time(go_at)}"' in fragment
+        # Until then the page counts down the break, not a card's clock that includes it,
+        # and its link says it goes now (issue #51).
+        assert f'datetime="{html_time(go_at)}" data-countdown data-testid="break"' in fragment
+        assert "data-deadline" not in fragment
+        assert "Go to deal 2 now" in fragment
+        with time_machine.travel(go_at + datetime.timedelta(seconds=1), tick=False):
+            after = client.get(follow, **HTMX).content.decode()
+        assert f'datetime="{html_time(table.deadline)}" data-deadline' in after
+        assert 'data-testid="break"' not in after and "Go to deal 2 now" not in after
         # Asked from the next game's own page, or by a visitor: no way to a game.
         from_second = f"{reverse('tournaments:live_next', args=[tournament.pk])}?after={second.pk}"
         assert "data-go-game" not in client.get(from_second).content.decode()
