@@ -273,3 +273,53 @@ def test_the_next_card_heard_from_the_stream_by_no_poller_is_asked_for(
     )
     on_the_next_card(page)
     context.close()
+
+
+# The timer's polls wait until the test lets one through.
+GATED_POLLS = """
+window.pollsAllowed = false;
+document.addEventListener("htmx:confirm", (event) => {
+  const poller = event.target instanceof Element && event.target.closest("[data-poll-fallback]");
+  if (poller && !window.pollsAllowed) event.preventDefault();
+});
+"""
+
+
+def test_a_poll_answered_after_the_next_card_keeps_the_draft_begun_on_it(
+    browser: Any, live_server: Any
+) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    context.add_init_script(HOLD)
+    context.add_init_script(GATED_POLLS)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    ana, ben = UserFactory(username="ana"), UserFactory(username="ben")
+    _table, games = services.lockstep_create(
+        users=[ana, ben], seed=42, diagonal=False, ferryman=False, round_seconds=120
+    )
+    by_user = {game.created_by_id: game for game in games}
+    play_turn(by_user[ana.pk], ana)
+    sign_in(page, live_server.url, "ben")
+    page.goto(f"{live_server.url}/games/{by_user[ben.pk].pk}/")
+    # Ben plays card 1 last: his commit's answer (card 2) is in, held; a poll sent before
+    # it came is answered with card 2 too, and held.
+    play_round(page, place_worker=False)
+    page.wait_for_function("() => typeof window.held.commit === 'function'")
+    page.evaluate(
+        """() => {
+          window.pollsAllowed = true;
+          htmx.trigger(document.querySelector("#live-table [data-poll-fallback]"), "sse:game");
+          window.pollsAllowed = false;
+        }"""
+    )
+    page.wait_for_function("() => typeof window.held.poll === 'function'")
+    page.evaluate("window.release('commit')")
+    on_the_next_card(page)
+    page.locator("[data-slot]").last.click()
+    expect(page.locator(".card--draft")).to_have_count(1)
+    # The poll's answer, the same card 2, comes while Ben drafts it: his draft stays.
+    page.evaluate("window.release('poll')")
+    settle(page)
+    expect(page.locator(".card--draft")).to_have_count(1)
+    expect(page.locator("[data-key=commit]")).to_be_enabled()
+    context.close()

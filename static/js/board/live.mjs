@@ -118,6 +118,10 @@ document.addEventListener("htmx:oobBeforeSwap", (event) => {
     return;
   }
   if (incoming !== null && current !== null && incoming < current) event.preventDefault();
+  // At a live table the board changes only with a new card: the same version again (a
+  // poll answered after the commit that brought it) would only wipe the draft begun on it.
+  const live = document.getElementById("live-table") !== null;
+  if (target.id === "board" && live && incoming !== null && incoming === current) event.preventDefault();
 });
 // A commit's answer whose board has been replaced since by a newer one is not swapped.
 document.addEventListener("htmx:beforeSwap", (event) => {
