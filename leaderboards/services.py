@@ -495,7 +495,7 @@ def _locked_ratings(*, user_ids: list[int], ruleset: str) -> dict[int, PlayerRat
 
 def _game_rate(game: Game, seats: list[Seat]) -> None:
     placed = [seat for seat in seats if seat.place is not None]
-    if len(placed) < 2:
+    if len(placed) < 2 or not _anyone_played([seat.rounds_played for seat in seats]):
         return
     # Only games of people are rated (see game_finished).
     user_ids = [seat.user_id for seat in placed if seat.user_id is not None]
@@ -589,6 +589,12 @@ class _Tally:
     last_game_at: datetime.datetime | None = None
 
 
+def _anyone_played(rounds_played: Iterable[int]) -> bool:
+    # A game nobody played a card of (accepted, then left to the clock) is not rated:
+    # otherwise ratings could be farmed by accepting games and abandoning them.
+    return any(rounds_played)
+
+
 @transaction.atomic
 def ratings_recompute() -> int:
     """Replay every finished, visible multiplayer game in finishing order; rewrite ratings.
@@ -618,6 +624,7 @@ def ratings_recompute() -> int:
             "game__hidden",
             "rating_before",
             "rating_after",
+            "rounds_played",
         )
     )
     game_rows: list[tuple[Any, ...]] = []
@@ -663,7 +670,7 @@ def _replay_game(
     placed = [row for row in game_rows if row[3] is not None]
     hidden = game_rows[0][6]
     new: dict[int, tuple[float | None, float | None]] = {}
-    if not hidden and len(placed) >= 2:
+    if not hidden and len(placed) >= 2 and _anyone_played(row[9] for row in game_rows):
         keys = [(row[2], row[4]) for row in placed]
         after = rate([tallies[key].skill for key in keys], [row[3] for row in placed])
         for row, key, skill in zip(placed, keys, after, strict=True):

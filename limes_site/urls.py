@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.contrib import admin
 from django.urls import include, path
+from django.views.generic import TemplateView
 from django.views.i18n import JavaScriptCatalog
 
 import accounts.urls
@@ -36,6 +37,11 @@ urlpatterns = [
     path("manifest.webmanifest", installable.manifest, name="manifest"),
     path("sw.js", installable.service_worker, name="service_worker"),
     path("offline/", installable.offline, name="offline"),
+    path(
+        "robots.txt",
+        TemplateView.as_view(template_name="robots.txt", content_type="text/plain"),
+        name="robots",
+    ),
     path("admin/", admin.site.urls),
     path("accounts/", include("allauth.urls")),
     path("players/", include((players, accounts.urls.app_name))),

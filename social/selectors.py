@@ -220,7 +220,12 @@ def live_challenges(user: User) -> LiveChallenges:
         .select_related("challenged", "game")
         .order_by("-answered_at")
     )
-    return LiveChallenges(list(received), list(accepted))
+    # One banner a game, however many challenges led to it.
+    banners: list[Challenge] = []
+    for challenge in accepted:
+        if all(challenge.game_id != shown.game_id for shown in banners):
+            banners.append(challenge)
+    return LiveChallenges(list(received), banners)
 
 
 def notifications_unread_count(user: User) -> int:

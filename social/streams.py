@@ -49,7 +49,7 @@ async def challenge_events(user_id: int, known: str) -> AsyncIterator[str]:
         if state is None:
             return
         version, shown = state
-        if not alerts_unchanged(known, version, shown):
+        if not alerts_unchanged(known, str(version), shown):
             yield _event(version)
         while True:
             try:

@@ -167,10 +167,17 @@ def challenge(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     return render(request, template + "#status" if request.htmx else template, context)
 
 
-def alerts_unchanged(known: str, version: int, shown: bool) -> bool:
-    """Whether a page that knows version ``known`` ("" for a page drawn without live
-    challenges) shows what it should: ``shown`` says whether there is any to show."""
-    return known == str(version) if known else not shown
+def alerts_key(version: int, live: selectors.LiveChallenges) -> str:
+    """What a page's alerts show: the challenges' version and the challenges listed. A game
+    played or over since changes no challenge, but takes its banner away."""
+    shown = [challenge.pk for challenge in (*live.received, *live.accepted)]
+    return ".".join(str(number) for number in (version, *shown))
+
+
+def alerts_unchanged(known: str, key: str, shown: bool) -> bool:
+    """Whether a page that knows ``known`` (an ``alerts_key``; "" for a page drawn without
+    live challenges) shows what it should: ``shown`` says whether there is any to show."""
+    return known == key if known else not shown
 
 
 @poll
@@ -189,13 +196,13 @@ def challenge_alerts(request: HtmxHttpRequest) -> HttpResponse:
     user = User.objects.filter(pk=user_id, deleted_at__isnull=True).first()
     if user is None:
         return HttpResponse(status=204)
-    version = selectors.challenges_version(user_id)
     live = selectors.live_challenges(user)
-    if alerts_unchanged(request.GET.get("v", ""), version, bool(live)):
+    key = alerts_key(selectors.challenges_version(user_id), live)
+    if alerts_unchanged(request.GET.get("v", ""), key, bool(live)):
         return HttpResponse(status=204)
     context = {
         "live_challenges": live,
-        "challenges_version": version,
+        "challenges_version": key,
         "challenge_inbox": tokens.inbox_query(request, user_id),
         "alerts_poll_seconds": ALERTS_POLL_SECONDS,
         # The menu's badge counts the challenge's notification too.

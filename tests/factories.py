@@ -320,6 +320,7 @@ def finished_multi(players: list[User], places: list[int], *, ruleset: str = "st
             score=50 - place,
             place=place,
             shared_place=places.count(place) > 1,
+            rounds_played=16,
         )
         for i, (user, place) in enumerate(zip(players, places, strict=True))
     ]

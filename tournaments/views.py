@@ -12,6 +12,7 @@ from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -91,7 +92,8 @@ def _shown(
                 username=row.username,
                 profile_url=profile(row.username),
                 own=viewer is not None and row.user_id == viewer.pk,
-                total=number_format(row.total, decimal_pos=1),
+                # A sum of percentages, written as the deals' are.
+                total=f"{number_format(row.total, decimal_pos=1)}%",
                 played=sum(played),
                 cells=[
                     _cell(percent, number=number, played=done, standings=standings)
@@ -165,6 +167,8 @@ def live_next(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         "live": live,
         "next_game": next_game,
         "go_at": go_at,
+        # Its card's clock counts the break too: until it is over, the break is counted.
+        "in_break": go_at is not None and go_at > timezone.now(),
         "state": state,
     }
     return render(request, "tournaments/_live_next.html", context)

@@ -23,3 +23,21 @@ document.addEventListener("click", (event) => {
     if (offer) offer.hidden = true;
   });
 });
+
+// Copy buttons (data-copy: the id of the field they copy): the field's text goes to the
+// clipboard and the button says so for a moment (data-copied). Where the clipboard is
+// refused, the field is left selected, ready for the keyboard's copy.
+document.addEventListener("click", (event) => {
+  const button = event.target instanceof Element ? event.target.closest("[data-copy]") : null;
+  const field = button ? document.getElementById(button.dataset.copy) : null;
+  if (!field) return;
+  field.select();
+  const said = () => {
+    if (!button.dataset.label) button.dataset.label = button.textContent;
+    button.textContent = button.dataset.copied;
+    setTimeout(() => { button.textContent = button.dataset.label; }, 2000);
+  };
+  const fallback = () => { if (document.execCommand("copy")) said(); };
+  if (navigator.clipboard) navigator.clipboard.writeText(field.value).then(said, fallback);
+  else fallback();
+});

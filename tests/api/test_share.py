@@ -36,6 +36,14 @@ def test_a_finished_game_offers_its_link_embed_code_and_image(
     assert fields["embed"].startswith(f'<iframe src="{embed_url}"')
     assert fields["embed"].endswith("</iframe>")
     assert fields["svg"] == f"http://testserver/games/{finished_solo.pk}/landscape.svg"
+    # A button copies each field; the image is named for whose landscape it is (a solo
+    # game has no winner).
+    for name in ("link", "embed", "svg"):
+        assert f'data-copy="share-{name}"' in page
+        assert f'aria-describedby="share-{name}-label"' in page
+    player = finished_solo.seats.get().display_name
+    assert f"The landscape of {player} as an image (SVG)" in " ".join(page.split())
+    assert "The winner's landscape" not in page
     # Each address opens for a visitor who is signed out.
     visitor = Client()
     for url in (fields["link"], embed_url, fields["svg"]):

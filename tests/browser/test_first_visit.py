@@ -212,6 +212,13 @@ def test_places_after_leaving_and_the_count_of_games_waiting(
         assert "winner" not in text and "shared" not in text
     expect(page.locator("[data-testid=no-winner]")).to_be_visible()
     expect(page.get_by_text("resigned after 2 rounds")).to_be_visible()
+    # Its share box does not speak of a winner either, and copies each of its fields.
+    page.locator("[data-testid=share] summary").click()
+    expect(page.locator("label[for=share-svg]")).not_to_contain_text("winner")
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=base)
+    page.locator("[data-testid=copy-link]").click()
+    expect(page.locator("[data-testid=copy-link]")).to_have_text("Copied")
+    assert page.evaluate("navigator.clipboard.readText()") == f"{base}/games/{left.pk}/"
 
     page.goto(f"{base}/games/mine/")
     if size == "phone":

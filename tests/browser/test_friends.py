@@ -3,6 +3,8 @@ challenge reaches the other player's page, and its acceptance the challenger's, 
 
 from __future__ import annotations
 
+import datetime
+import re
 import statistics
 import time
 from pathlib import Path
@@ -15,6 +17,7 @@ from playwright.sync_api import expect
 from accounts.models import Notification
 from games.models import Game
 from social import services
+from social.models import Challenge
 from tests.browser.pages import settle, sign_in
 from tests.factories import FinishedSoloFactory, UserFactory, started_game
 
@@ -194,3 +197,35 @@ def test_a_live_challenge_alert_stands_apart_from_the_page_it_lands_on(
             assert answer is not None and answer["x"] + answer["width"] <= width
     finally:
         context.close()
+
+
+def test_a_live_challenge_counts_down_and_says_at_once_that_it_expired(
+    browser: Any, live_server: Any
+) -> None:
+    base = live_server.url
+    ana, ben = UserFactory(username="ana"), UserFactory(username="ben")
+    services.friend_request_send(user=ana, other=ben)
+    services.friend_request_accept(user=ben, other=ana)
+    challenge = services.challenge_create(user=ben, other=ana, pace="live", round_seconds=180)
+    expires_at = timezone.now() + datetime.timedelta(seconds=20)
+    Challenge.objects.filter(pk=challenge.pk).update(expires_at=expires_at)
+    contexts = [browser.new_context(viewport={"width": 390, "height": 844}) for _ in range(2)]
+    ana_page, ben_page = (context.new_page() for context in contexts)
+    try:
+        sign_in(ana_page, base, "ana")
+        sign_in(ben_page, base, "ben")
+        # Ben waits on his challenge's page; Ana's alert reaches her on another page.
+        ben_page.goto(f"{base}/challenges/{challenge.pk}/")
+        ana_page.goto(f"{base}/leaderboards/")
+        accept = ana_page.locator("[data-testid=alert-accept]")
+        expect(accept).to_be_visible(timeout=15_000)
+        for page in (ana_page, ben_page):
+            # Minutes and seconds, counting: not "Expires in 19 seconds" frozen.
+            expect(page.locator("[data-testid=challenge-expires]")).to_have_text(
+                re.compile(r"^Expires in 0:[0-1]\d\.$")
+            )
+        expect(ben_page.get_by_text("the challenge has expired")).to_be_visible(timeout=25_000)
+        expect(accept).to_have_count(0, timeout=2_000)
+    finally:
+        for context in contexts:
+            context.close()

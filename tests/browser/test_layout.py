@@ -151,3 +151,38 @@ def test_the_lobby_s_computer_level_label_keeps_clear_of_the_field_above(
     assert bots is not None and level is not None
     # "Their level" reads as the next field's label, not as a caption glued to the box.
     assert level["y"] - (bots["y"] + bots["height"]) >= 8
+
+
+# The duplicate scores' panel and table, and the page: how far each reaches to the right.
+DUPLICATE_EDGES = """() => {
+  const right = (selector) =>
+    Math.round(document.querySelector(selector).getBoundingClientRect().right);
+  return {
+    page: document.documentElement.scrollWidth,
+    panel: right('#duplicate'),
+    scroll: right('#duplicate .table-scroll'),
+    table: right('#duplicate table'),
+  };
+}"""
+
+
+@pytest.mark.parametrize("language", ["cs", "de"])
+def test_a_finished_game_s_matchpoints_table_fits_a_phone(
+    browser: Any, live_server: Any, language: str
+) -> None:
+    ana, ben = UserFactory(username="ana", language=language), UserFactory(username="ben")
+    games = [services.game_create_daily(user=player) for player in (ana, ben)]
+    for game, player in zip(games, (ana, ben), strict=True):
+        for _round in range(16):
+            play_turn(game, player)
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    try:
+        sign_in(page, live_server.url, "ana")
+        page.goto(live_server.url + reverse("games:detail", kwargs={"pk": games[0].pk}))
+        page.locator("[data-testid=duplicate-row]").wait_for()
+        edges = page.evaluate(DUPLICATE_EDGES)
+        assert max(edges.values()) <= 390, edges
+    finally:
+        context.close()

@@ -148,3 +148,178 @@ def test_a_poll_answered_before_the_deal_never_takes_the_next_card_back(
     play_turn(ana_game, ana)
     expect(phone.locator("[data-testid=round]")).to_have_text("Round 3 of 16")
     expect(phone.locator("[data-testid=hand]")).to_be_visible()
+
+
+# Issue #51: the player who commits first. Their commit's answer (drawn before the other
+# player committed: "You have played this card") is held; meanwhile the other commits, the
+# table deals, and the page's poll brings the new card's clock (its board is kept for the
+# commit's answer).
+HOLD_COMMIT = """
+(() => {
+  window.held = null;
+  const open = XMLHttpRequest.prototype.open;
+  XMLHttpRequest.prototype.open = function (method, url, ...rest) {
+    this.limesCommit = String(url).includes("/play/");
+    return open.call(this, method, url, ...rest);
+  };
+  const send = XMLHttpRequest.prototype.send;
+  XMLHttpRequest.prototype.send = function (body) {
+    if (this.limesCommit && window.held === null) {
+      const xhr = this;
+      const onload = xhr.onload;
+      window.held = false;
+      xhr.onload = function (event) {
+        window.held = () => onload.call(xhr, event);
+      };
+    }
+    return send.call(this, body);
+  };
+})();
+"""
+
+
+@pytest.fixture
+def desktop(browser: Any, live_server: Any) -> Iterator[Any]:
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context.add_init_script(HOLD_COMMIT)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    yield page
+    context.close()
+
+
+def anas_commit_held_while_ben_commits(page: Any, base: str) -> None:
+    """Ana plays card 1 first; her commit's answer is in, held, when Ben's deals card 2 and
+    her page's poll has brought card 2's clock."""
+    ana, ben = UserFactory(username="ana"), UserFactory(username="ben")
+    _table, games = services.lockstep_create(
+        users=[ana, ben], seed=42, diagonal=False, ferryman=False, round_seconds=120
+    )
+    by_user = {game.created_by_id: game for game in games}
+    sign_in(page, base, "ana")
+    page.goto(f"{base}/games/{by_user[ana.pk].pk}/")
+    expect(page.locator("[data-testid=round]")).to_have_text("Round 1 of 16")
+    play_round(page, place_worker=False)
+    page.wait_for_function("() => typeof window.held === 'function'")
+    play_turn(by_user[ben.pk], ben)
+    page.wait_for_function(
+        "() => Number(document.querySelector('#live-table').dataset.version)"
+        " > Number(document.querySelector('#board').dataset.version)"
+    )
+
+
+def test_the_first_player_gets_the_next_card_dealt_while_their_commit_was_answered(
+    desktop: Any, live_server: Any
+) -> None:
+    anas_commit_held_while_ben_commits(desktop, live_server.url)
+    desktop.evaluate("window.held()")
+    # Not "You have played this card" until the clock takes her out of the deal.
+    on_the_next_card(desktop)
+
+
+def test_a_page_behind_its_table_asks_even_with_its_commit_unanswered(
+    desktop: Any, live_server: Any
+) -> None:
+    anas_commit_held_while_ben_commits(desktop, live_server.url)
+    # The commit's answer never comes: the page still asks for the card its table is on.
+    on_the_next_card(desktop)
+    # And the commit's answer, old news when it comes, does not take the card back.
+    desktop.evaluate("window.held()")
+    assert desktop.locator("[data-testid=round]").inner_text() == "Round 2 of 16"
+    on_the_next_card(desktop)
+
+
+# The stream's events reach a poller only while it listens, and one swapped in listens a
+# moment later: an event in between is lost to it. Here no poller asks at all (as while the
+# stream is open, when the timer's polls stand aside) and the stream is a stand-in, whose
+# one event (the next card's version) reaches no poller.
+NO_POLLS = """
+document.addEventListener("htmx:confirm", (event) => {
+  if (event.target instanceof Element && event.target.closest("[data-poll-fallback]")) {
+    event.preventDefault();
+  }
+});
+"""
+
+
+def test_the_next_card_heard_from_the_stream_by_no_poller_is_asked_for(
+    browser: Any, live_server: Any
+) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    context.add_init_script(NO_POLLS)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    page.route("**/stream/**", lambda route: route.abort())
+    ana, ben = UserFactory(username="ana"), UserFactory(username="ben")
+    _table, games = services.lockstep_create(
+        users=[ana, ben], seed=42, diagonal=False, ferryman=False, round_seconds=120
+    )
+    by_user = {game.created_by_id: game for game in games}
+    sign_in(page, live_server.url, "ana")
+    page.goto(f"{live_server.url}/games/{by_user[ana.pk].pk}/")
+    play_round(page, place_worker=False)
+    expect(page.locator("[data-testid=waiting]")).to_be_visible()
+    play_turn(by_user[ben.pk], ben)
+    dealt = Game.objects.get(pk=by_user[ana.pk].pk).version
+    page.evaluate(
+        """(version) => {
+          const source = new EventTarget();
+          const stream = document.querySelector("#live-table").closest("[sse-connect]");
+          const open = { bubbles: true, detail: { source } };
+          stream.dispatchEvent(new CustomEvent("htmx:sseOpen", open));
+          source.dispatchEvent(new MessageEvent("game", { data: JSON.stringify({ version }) }));
+        }""",
+        dealt,
+    )
+    on_the_next_card(page)
+    context.close()
+
+
+# The timer's polls wait until the test lets one through.
+GATED_POLLS = """
+window.pollsAllowed = false;
+document.addEventListener("htmx:confirm", (event) => {
+  const poller = event.target instanceof Element && event.target.closest("[data-poll-fallback]");
+  if (poller && !window.pollsAllowed) event.preventDefault();
+});
+"""
+
+
+def test_a_poll_answered_after_the_next_card_keeps_the_draft_begun_on_it(
+    browser: Any, live_server: Any
+) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    context.add_init_script(HOLD)
+    context.add_init_script(GATED_POLLS)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    ana, ben = UserFactory(username="ana"), UserFactory(username="ben")
+    _table, games = services.lockstep_create(
+        users=[ana, ben], seed=42, diagonal=False, ferryman=False, round_seconds=120
+    )
+    by_user = {game.created_by_id: game for game in games}
+    play_turn(by_user[ana.pk], ana)
+    sign_in(page, live_server.url, "ben")
+    page.goto(f"{live_server.url}/games/{by_user[ben.pk].pk}/")
+    # Ben plays card 1 last: his commit's answer (card 2) is in, held; a poll sent before
+    # it came is answered with card 2 too, and held.
+    play_round(page, place_worker=False)
+    page.wait_for_function("() => typeof window.held.commit === 'function'")
+    page.evaluate(
+        """() => {
+          window.pollsAllowed = true;
+          htmx.trigger(document.querySelector("#live-table [data-poll-fallback]"), "sse:game");
+          window.pollsAllowed = false;
+        }"""
+    )
+    page.wait_for_function("() => typeof window.held.poll === 'function'")
+    page.evaluate("window.release('commit')")
+    on_the_next_card(page)
+    page.locator("[data-slot]").last.click()
+    expect(page.locator(".card--draft")).to_have_count(1)
+    # The poll's answer, the same card 2, comes while Ben drafts it: his draft stays.
+    page.evaluate("window.release('poll')")
+    settle(page)
+    expect(page.locator(".card--draft")).to_have_count(1)
+    expect(page.locator("[data-key=commit]")).to_be_enabled()
+    context.close()

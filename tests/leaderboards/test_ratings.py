@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 from django.core.management import call_command
@@ -141,3 +142,37 @@ def test_solo_games_are_not_rated(play_rounds: Callable[[Game, int], Game], user
     play_rounds(game_services.game_create_solo(user=user, seed=3), 16)
     assert not PlayerRating.objects.exists()
     assert Seat.objects.get(user=user).rating_after is None
+
+
+def test_a_game_nobody_played_a_card_of_is_not_rated(time_machine: Any) -> None:
+    # Accepted, then left to the clock by both: rated, it would farm points (issue #51).
+    ana, ben = UserFactory(username="ana"), UserFactory(username="ben")
+    game = started_game([ana, ben])
+    assert game.deadline is not None
+    time_machine.move_to(game.deadline + datetime.timedelta(seconds=1))
+    game_services.deadlines_enforce(game=game)
+    game.refresh_from_db()
+    assert game.is_finished
+    assert list(game.seats.values_list("rating_before", "rating_after")) == [(None, None)] * 2
+    assert not PlayerRating.objects.filter(games__gt=0).exists()
+    call_command("recompute_ratings", verbosity=0)
+    assert not PlayerRating.objects.filter(games__gt=0).exists()
+    assert list(game.seats.values_list("rating_before", "rating_after")) == [(None, None)] * 2
+
+
+def test_a_game_one_player_left_to_the_clock_is_rated(time_machine: Any) -> None:
+    ana, ben = UserFactory(username="ana"), UserFactory(username="ben")
+    game = started_game([ana, ben])
+    play_turn(game, ana)
+    game.refresh_from_db()
+    assert game.deadline is not None
+    time_machine.move_to(game.deadline + datetime.timedelta(seconds=1))
+    game_services.deadlines_enforce(game=game)
+    game.refresh_from_db()
+    while not game.is_finished:  # Ana plays on alone
+        game = play_turn(game, ana)
+    seats = {seat_user(seat).username: seat for seat in game.seats.select_related("user")}
+    assert rating_gain(seats["ana"]) > 0 > rating_gain(seats["ben"])
+    incremental = ratings_now()
+    call_command("recompute_ratings", verbosity=0)
+    assert ratings_now() == incremental

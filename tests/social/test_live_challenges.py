@@ -209,13 +209,21 @@ def test_the_challenger_s_alert_of_an_accepted_game_goes_once_they_play_in_it(
     game = services.challenge_accept(user=ben, challenge_id=challenge.pk)
     sender = client_for(ana)
     query = _inbox(sender, ana)
-    assert "ben accepted your challenge" in _alerts(sender, query).content.decode()
+    shown = _alerts(sender, query).content.decode()
+    assert "ben accepted your challenge" in shown
+    # The banner names its game, and asks again on its own while it is shown.
+    assert f"Play now: Multiplayer game #{game.pk}" in shown
+    assert 'hx-trigger="every 10s" hx-target="#challenge-alerts"' in shown
+    known = shown.split("&amp;v=", 1)[1].split('"', 1)[0]
+    assert _alerts(sender, query, known).status_code == 204
     # Ana found the game and played its first round: no page of hers (and no tab title)
-    # keeps calling her to a game she is playing.
+    # keeps calling her to a game she is playing, though no challenge changed (issue #51).
     play_turn(game, ana)
-    response = _alerts(sender, query)
+    response = _alerts(sender, query, known)
+    assert response.status_code == 200
     assert "accepted your challenge" not in response.content.decode()
     assert "data-title-signal" not in response.content.decode()
+    assert 'hx-trigger="every 10s"' not in response.content.decode()
 
 
 @pytest.mark.usefixtures("friends")

@@ -138,6 +138,9 @@ def test_deals_follow_one_another_and_the_tournament_ends_with_the_last_card(
         window = page.split('data-testid="window">', 1)[1].split("</li>", 1)[0]
         assert f"over since {tournament.ends_at:%Y-%m-%d %H:%M} UTC" in window
         assert "when the last card is played" not in page
+        # The total is a sum of the deals' percentages, and says so (issue #51).
+        assert page.count('<td class="num" data-testid="total">100.0%</td>') == 2
+        assert page.count('<td class="num">50%</td>') == 4
 
 
 def test_a_player_who_misses_the_clock_leaves_the_deal_but_plays_the_next(

@@ -94,24 +94,24 @@ def test_an_entrant_who_has_not_played_deal_2_learns_nothing_of_it(
     # The page, and the fragment its polls and pushes ask for: deal 1 only counts for cy.
     for html in (page_of(attacker, cup), page_of(attacker, cup, **HTMX)):
         assert table(html) == [
-            ["1", "ana", "100.0", "2", "100%", "·"],
-            ["2", "ben", "50.0", "2", "50%", "·"],
-            ["3", "cy", "0.0", "1", "0%", "·"],
+            ["1", "ana", "100.0%", "2", "100%", "·"],
+            ["2", "ben", "50.0%", "2", "50%", "·"],
+            ["3", "cy", "0.0%", "1", "0%", "·"],
         ]
         assert "score_sum" not in html
     # Ben, who has played both, sees both deals: the provisional standings are his own.
     ben_client = Client()
     ben_client.force_login(ben)
     assert table(page_of(ben_client, cup)) == [
-        ["1", "ben", "150.0", "2", "50%", "100%"],
-        ["2", "ana", "100.0", "2", "100%", "0%"],
-        ["3", "cy", "0.0", "1", "0%", "—"],
+        ["1", "ben", "150.0%", "2", "50%", "100%"],
+        ["2", "ana", "100.0%", "2", "100%", "0%"],
+        ["3", "cy", "0.0%", "1", "0%", "—"],
     ]
     # A visitor sees how many deals each has played, and no total.
     assert [row[:4] for row in table(page_of(Client(), cup))] == [
-        ["1", "ana", "0.0", "2"],
-        ["1", "ben", "0.0", "2"],
-        ["3", "cy", "0.0", "1"],
+        ["1", "ana", "0.0%", "2"],
+        ["1", "ben", "0.0%", "2"],
+        ["3", "cy", "0.0%", "1"],
     ]
     # The profile's record gives no place or total while the tournament runs.
     record = attacker.get(reverse("tournaments:record", args=["ben"]), **HTMX).content.decode()
@@ -136,7 +136,7 @@ def test_an_entrant_who_has_not_played_deal_2_learns_nothing_of_it(
         final = Client().get(url).json()["standings"]
         assert [r["player"] for r in final] == ["ben", "ana", "cy"]
         assert final[0]["score_sum"] is not None and final[0]["percents"] == [50.0, 100.0]
-        assert table(page_of(Client(), cup))[0] == ["1", "ben", "150.0", "2", "50%", "100%"]
+        assert table(page_of(Client(), cup))[0] == ["1", "ben", "150.0%", "2", "50%", "100%"]
 
 
 def test_a_deal_nobody_else_has_finished_scores_no_matchpoints_yet(
@@ -150,9 +150,9 @@ def test_a_deal_nobody_else_has_finished_scores_no_matchpoints_yet(
     client.force_login(ana)
     html = page_of(client, cup)
     # Not 100 % and first place for being alone on the deal: pending, and said to be.
-    assert table(html)[0] == ["1", "ana", "0.0", "1", "…", "·"]
+    assert table(html)[0] == ["1", "ana", "0.0%", "1", "…", "·"]
     assert "No matchpoints yet: nobody else has finished this deal" in html
     assert "Provisional standings" in html
     assert 'data-testid="provisional-rule"' in html
     play(cup, ben, 1, 2, play_rounds)
-    assert table(page_of(client, cup))[0] == ["1", "ana", "100.0", "1", "100%", "·"]
+    assert table(page_of(client, cup))[0] == ["1", "ana", "100.0%", "1", "100%", "·"]

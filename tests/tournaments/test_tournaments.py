@@ -248,6 +248,8 @@ def test_the_pages_show_running_and_past_tournaments_with_winners(
         f'data-testid="winner"><a href="{reverse("accounts:profile", args=[ana.username])}"' in past
     )
     assert "1 of 2" in record.content.decode()
+    # A sum of matchpoint percentages: its unit is written (issue #51).
+    assert '<td class="num">100.0%</td>' in record.content.decode()
 
 
 def test_entering_and_playing_through_the_pages(client: Client) -> None:
