@@ -186,3 +186,35 @@ def test_a_finished_game_s_matchpoints_table_fits_a_phone(
         assert max(edges.values()) <= 390, edges
     finally:
         context.close()
+
+
+# The settings' table of notifications, its scroll box and the page: how far each reaches.
+NOTIFICATION_EDGES = """() => {
+  const table = document.querySelector('.notification-table');
+  const box = document.querySelector('.notification-table-scroll');
+  return {
+    page: document.documentElement.scrollWidth,
+    table: Math.round(table.getBoundingClientRect().right),
+    scrolled: box.scrollWidth - box.clientWidth,
+  };
+}"""
+
+
+@pytest.mark.parametrize("language", ["cs", "de", "fr"])
+def test_the_notification_table_fits_a_phone_with_its_push_column(
+    browser: Any, live_server: Any, language: str
+) -> None:
+    UserFactory(username="ana", language=language)
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    try:
+        sign_in(page, live_server.url, "ana")
+        page.goto(live_server.url + reverse("accounts:settings"))
+        page.locator(".notification-table").wait_for()
+        edges = page.evaluate(NOTIFICATION_EDGES)
+        # Nothing past the screen's edge, and no sideways scroll hiding a column.
+        assert edges["page"] <= 390 and edges["table"] <= 390, edges
+        assert edges["scrolled"] == 0, edges
+    finally:
+        context.close()
