@@ -361,7 +361,8 @@ def feature_data(
                 f"<title>{label}</title></circle>"
             )
     segments = {f"{at[0]},{at[1]}:{segment}": index for (at, segment), index in where.items()}
-    return {"segments": segments, "features": rows}, hits
+    spots = {"spots": boardhtml.SPOTS, "roadSpots": boardhtml.ROAD_SPOTS}
+    return {"segments": segments, "features": rows, **spots}, hits
 
 
 def replay_page(
