@@ -14,7 +14,7 @@ from urllib.parse import urlencode
 from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import ngettext, pgettext
 
 import winter
 from wintergames import boardhtml
@@ -306,10 +306,10 @@ def board_parts(
 
 def _kind_name(kind: winter.FeatureKind) -> str:
     return {
-        winter.FeatureKind.CITY: _("city"),
-        winter.FeatureKind.ROAD: _("road"),
-        winter.FeatureKind.CLOISTER: _("cloister"),
-        winter.FeatureKind.FIELD: _("field"),
+        winter.FeatureKind.CITY: pgettext("winter feature", "city"),
+        winter.FeatureKind.ROAD: pgettext("winter feature", "road"),
+        winter.FeatureKind.CLOISTER: pgettext("winter feature", "cloister"),
+        winter.FeatureKind.FIELD: pgettext("winter feature", "field"),
     }[kind]
 
 
