@@ -149,6 +149,7 @@
   function replayKeys(root) {
     const page = root.querySelector("[data-replay]");
     if (!page) return;
+    page.dataset.keys = "1";
     document.addEventListener("keydown", (event) => {
       if (event.target.closest("input, textarea, select") || event.ctrlKey || event.metaKey
           || event.altKey) return;
