@@ -11,9 +11,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from urllib.parse import urlencode
 
+from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import ngettext, pgettext
 
 import winter
 from wintergames import boardhtml
@@ -148,27 +149,21 @@ def game_page(
     )
     moves = state.legal_moves(drawn) if mine and drawn else []
     draft = draft_from(params, moves) if mine else Draft()
-    board = state.board
-    last = next(
-        (turn for turn in reversed(state.turns) if isinstance(turn, winter.Placement)), None
-    )
     places = sorted({move.at for move in moves})
-    row0, row1, col0, col1 = _bounds([*board, *places])
-    width, height = (col1 - col0 + 3) * 100, (row1 - row0 + 3) * 100
-    view_box = f"{(col0 - 1) * 100} {(row0 - 1) * 100} {width} {height}"
-    parts: list[str] = [boardhtml.tile_at(at, name, rot) for at, (name, rot) in board.items()]
-    for feature in state.iter_features():
-        for follower in feature.followers:
+    aids = game.aids and game.status != WinterGame.Status.OPEN
+    features = list(state.iter_features())
+    parts, view_box = board_parts(state, features, places)
+    if aids and running:
+        for at in state.iter_dead_places():
             parts.append(
-                boardhtml.follower_svg(
-                    follower.at, follower.segment, follower.player, feature.kind.value
-                )
+                f'<rect class="w-dead" x="{at[1] * 100 + 6}" y="{at[0] * 100 + 6}" '
+                f'width="88" height="88" data-dead="{at[0]},{at[1]}">'
+                f"<title>{_('No tile left in the bag can fill this place')}</title></rect>"
             )
-    if last is not None:
-        parts.append(
-            f'<rect class="w-last" x="{last.at[1] * 100 + 2}" y="{last.at[0] * 100 + 2}" '
-            f'width="96" height="96"><title>{_("The last tile placed")}</title></rect>'
-        )
+    features_json = None
+    if aids:
+        features_json, hits = feature_data(state, features)
+        parts.extend(hits)
     for at in places:
         href = base_url + "?" + urlencode({"at": f"{at[0]},{at[1]}"})
         parts.append(
@@ -233,7 +228,14 @@ def game_page(
         "draft": draft,
         "turn_number": len(state.turns),
         "tiles_left": state.tiles_left,
-        "bag": [(name, n, boardhtml.tile_svg(name, 0)) for name, n in sorted(state.bag().items())],
+        "aids": aids,
+        "bag": (
+            [(name, n, boardhtml.tile_svg(name, 0)) for name, n in sorted(state.bag().items())]
+            if aids
+            else []
+        ),
+        "if_ended": (list(zip(names, state.totals(), strict=True)) if aids and running else []),
+        "features_json": features_json,
         "board_svg": mark_safe("".join(parts)),  # tiles and marks built from escaped values
         "symbols": mark_safe(symbols),
         "view_box": view_box,
@@ -269,4 +271,128 @@ def _draft_links(
             (name, link(move.rotation, name), name == draft.follower) for name in move.followers
         ],
         "no_follower": link(move.rotation, None),
+    }
+
+
+def board_parts(
+    state: winter.Game,
+    features: Sequence[winter.Feature],
+    places: Sequence[winter.Point] = (),
+) -> tuple[list[str], str]:
+    """The placed tiles, the followers and the last tile's mark as SVG, and the view box
+    that holds them and ``places``."""
+    board = state.board
+    last = next(
+        (turn for turn in reversed(state.turns) if isinstance(turn, winter.Placement)), None
+    )
+    row0, row1, col0, col1 = _bounds([*board, *places])
+    width, height = (col1 - col0 + 3) * 100, (row1 - row0 + 3) * 100
+    view_box = f"{(col0 - 1) * 100} {(row0 - 1) * 100} {width} {height}"
+    parts: list[str] = [boardhtml.tile_at(at, name, rot) for at, (name, rot) in board.items()]
+    for feature in features:
+        for follower in feature.followers:
+            parts.append(
+                boardhtml.follower_svg(
+                    follower.at, follower.segment, follower.player, feature.kind.value
+                )
+            )
+    if last is not None:
+        parts.append(
+            f'<rect class="w-last" x="{last.at[1] * 100 + 2}" y="{last.at[0] * 100 + 2}" '
+            f'width="96" height="96"><title>{_("The last tile placed")}</title></rect>'
+        )
+    return parts, view_box
+
+
+def _kind_name(kind: winter.FeatureKind) -> str:
+    return {
+        winter.FeatureKind.CITY: pgettext("winter feature", "city"),
+        winter.FeatureKind.ROAD: pgettext("winter feature", "road"),
+        winter.FeatureKind.CLOISTER: pgettext("winter feature", "cloister"),
+        winter.FeatureKind.FIELD: pgettext("winter feature", "field"),
+    }[kind]
+
+
+def feature_data(
+    state: winter.Game, features: Sequence[winter.Feature]
+) -> tuple[dict[str, object], list[str]]:
+    """The features for lighting on the page, and a pointing target per segment.
+
+    ``segments`` maps ``"row,col:segment"`` to a feature's index in ``features``; each
+    feature lists its tiles, its followers (``[row, col, segment, seat]``), its points
+    were it scored now and, for a field, the indexes of the finished cities it borders.
+    """
+    where: dict[tuple[winter.Point, str], int] = {}
+    for index, feature in enumerate(features):
+        for at, segment in feature.segments:
+            where[(at, segment)] = index
+    board = state.board
+    rows: list[dict[str, object]] = []
+    hits: list[str] = []
+    for feature in features:
+        cities: set[int] = set()
+        if feature.kind is winter.FeatureKind.FIELD:
+            for at, segment in feature.segments:
+                placed = winter.orientation(*board[at])
+                own = placed.segment_named(segment)
+                assert own is not None
+                for city in placed.segments[own].borders:
+                    other = where[(at, placed.segment_name[city])]
+                    if features[other].complete:
+                        cities.add(other)
+        rows.append(
+            {
+                "kind": feature.kind.value,
+                "complete": feature.complete,
+                "points": feature.points,
+                "tiles": [list(at) for at in feature.tiles],
+                "followers": [[f.at[0], f.at[1], f.segment, f.player] for f in feature.followers],
+                "cities": sorted(cities),
+            }
+        )
+        label = _kind_name(feature.kind)
+        for at, segment in feature.segments:
+            x, y = boardhtml.spot_of(board[at][0], segment)
+            if feature.kind is winter.FeatureKind.ROAD:
+                x, y = boardhtml.ROAD_SPOTS.get(segment, (x, y))
+            hits.append(
+                f'<circle class="w-seg" cx="{at[1] * 100 + x}" cy="{at[0] * 100 + y}" r="7" '
+                f'tabindex="0" data-seg="{at[0]},{at[1]}:{segment}">'
+                f"<title>{label}</title></circle>"
+            )
+    segments = {f"{at[0]},{at[1]}:{segment}": index for (at, segment), index in where.items()}
+    spots = {"spots": boardhtml.SPOTS, "roadSpots": boardhtml.ROAD_SPOTS}
+    return {"segments": segments, "features": rows, **spots}, hits
+
+
+def replay_page(
+    game: WinterGame,
+    seats: Sequence[WinterSeat],
+    state: winter.Game,
+    number: int,
+    last: int,
+) -> dict[str, object]:
+    """The context of the replay page: the board after turn ``number`` of ``last``."""
+    names = [seat_name(seat) for seat in seats]
+    parts, view_box = board_parts(state, list(state.iter_features()))
+    base = reverse("winter:replay", kwargs={"pk": game.pk})
+
+    def link(turn: int) -> str | None:
+        return f"{base}?turn={turn}" if 0 <= turn <= last and turn != number else None
+
+    lines: list[str] = []
+    if 0 < number <= len(state.scorings):
+        lines = [explain(s, names) for s in state.scorings[number - 1]]
+    return {
+        "game": game,
+        "number": number,
+        "last": last,
+        "board_svg": mark_safe("".join(parts)),  # built from escaped values
+        "view_box": view_box,
+        "scores": list(zip(names, state.scores, strict=True)),
+        "lines": lines,
+        "first_url": link(0),
+        "prev_url": link(number - 1),
+        "next_url": link(number + 1),
+        "last_url": link(last),
     }

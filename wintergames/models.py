@@ -28,6 +28,10 @@ class WinterGame(models.Model):
 
     seed = models.BigIntegerField()
     farmers = models.BooleanField(default=True)
+    aids = models.BooleanField(
+        default=True,
+        help_text="Table aids: the bag, the scores were it to end now, dead places, features.",
+    )
     pace = models.CharField(max_length=16, choices=Pace.choices, default=Pace.UNTIMED)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
     version = models.PositiveIntegerField(default=0)

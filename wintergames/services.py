@@ -83,10 +83,11 @@ def game_create(
     farmers: bool,
     pace: str,
     seed: int | None = None,
+    aids: bool = True,
 ) -> WinterGame:
     """A new game of ``players`` seats: ``user`` first, the seats still open for people,
-    then ``computers`` computer players at ``level``. It starts at once when no seat is
-    open."""
+    then ``computers`` computer players at ``level``, with the table ``aids`` or not. It
+    starts at once when no seat is open."""
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise ActionRefused(
             _("A game has %(min)d to %(max)d players.") % {"min": MIN_PLAYERS, "max": MAX_PLAYERS}
@@ -100,6 +101,7 @@ def game_create(
     game = WinterGame.objects.create(
         seed=secrets.randbelow(2**31) if seed is None else seed,
         farmers=farmers,
+        aids=aids,
         pace=pace,
         created_by=user,
     )

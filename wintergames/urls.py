@@ -15,6 +15,7 @@ urlpatterns = [
     path("games/<int:pk>/join/", views.game_join, name="join"),
     path("games/<int:pk>/resign/", views.game_resign, name="resign"),
     path("games/<int:pk>/record.json", views.game_record, name="record"),
+    path("games/<int:pk>/replay/", views.game_replay, name="replay"),
     path("games/<int:pk>/poll/", views.game_poll, name="poll"),
     path("games/<int:pk>/stream/", streams.game_stream, name="stream"),
 ]

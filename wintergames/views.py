@@ -19,9 +19,9 @@ from core import tokens
 from core.errors import ActionRefused
 from core.polls import poll
 from wintergames import boardhtml, selectors, services
-from wintergames.boardview import game_page, parse_at, parse_rotation
+from wintergames.boardview import game_page, parse_at, parse_rotation, replay_page
 from wintergames.models import WinterGame, WinterSeat
-from wintergames.rebuild import seat_name, winter_game
+from wintergames.rebuild import fresh_game, replay, seat_name, winter_game
 
 #: The token's second subject: a Winter game's page token is worth nothing for the Limes
 #: game of the same number (``core.tokens``).
@@ -73,6 +73,9 @@ def game_new(request: AuthenticatedHttpRequest) -> HttpResponse:
             level=post.get("level", "normal") or "normal",
             farmers=post.get("farmers") == "on",
             pace=post.get("pace", ""),
+            # A checkbox sends nothing when off: only the form's marker tells "off" from an
+            # older caller that knows no aids (on for them).
+            aids=post.get("aids") == "on" if "aids_shown" in post else True,
         )
     except ActionRefused as error:
         return HttpResponse(error.messages[0], status=error.status, content_type="text/plain")
@@ -223,7 +226,35 @@ def game_record(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     else:
         totals = tuple(seat.score or 0 for seat in seats)
     record["scores"] = dict(zip(names, totals, strict=True))
-    return JsonResponse(record, json_dumps_params={"indent": 1})
+    answer = JsonResponse(record, json_dumps_params={"indent": 1})
+    if request.GET.get("download") == "1":
+        answer["Content-Disposition"] = f'attachment; filename="winter-game-{game.pk}.json"'
+    return answer
+
+
+#: Longest ``turn`` read as a number: anything longer is past the last turn anyway.
+TURN_DIGITS = 6
+
+
+@never_cache
+def game_replay(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """The board after turn ``turn`` (0 is the start; none or past the end: the last turn
+    played), with links to step through. Public for a started game: it shows only turns
+    already played, never a drawn tile."""
+    if not pk or pk > 2**62:
+        raise Http404(_("No such game."))
+    game = WinterGame.objects.filter(pk=pk).first()
+    if game is None or game.status == WinterGame.Status.OPEN:
+        raise Http404(_("No such game."))
+    seats = list(game.seats.select_related("user").order_by("position"))
+    entries = [turn.entry for turn in game.turns.order_by("number")]
+    raw = request.GET.get("turn", "")
+    if raw and not (raw.isascii() and raw.isdigit()):
+        return HttpResponse(_("The turn could not be read."), status=400)
+    number = len(entries) if not raw or len(raw) > TURN_DIGITS else min(int(raw), len(entries))
+    state = replay(fresh_game(game, seats), entries[:number]).copy(hide_order=True)
+    context = replay_page(game, seats, state, number, len(entries))
+    return render(request, "wintergames/replay.html", context)
 
 
 @poll

@@ -140,7 +140,7 @@ def test_the_record_so_far(client: Client, user: Any) -> None:
 def test_the_record_never_shows_a_tile_not_drawn(
     client: Client, user: Any, committed: Callable[[], Any]
 ) -> None:
-    game = _game(user, computers=1)
+    game = _game(user, computers=1, seed=918273645)  # a seed no coordinate can spell
     with committed():
         client_for(user).post(f"/winter/games/{game.pk}/play/", _fields(_state(game)))
     deal = winter.deal(game.seed)

@@ -12,6 +12,8 @@
     board.dataset.ready = "1";
     const svg = board.querySelector(".w-svg");
     if (svg) panAndZoom(board, svg);
+    const features = board.querySelector("#winter-features");
+    if (features && svg) lighting(board, svg, JSON.parse(features.textContent));
     const data = board.querySelector("#winter-draft");
     if (!data || !svg) return;
     drafting(board, svg, JSON.parse(data.textContent));
@@ -78,6 +80,83 @@
     };
     svg.addEventListener("pointerup", end);
     svg.addEventListener("pointercancel", end);
+  }
+
+  // -- table aids: pointing at a segment lights its whole feature (no request) ---------------
+
+  function lighting(board, svg, data) {
+    const layer = document.createElementNS(SVG, "g");
+    layer.setAttribute("class", "w-light");
+    layer.dataset.light = "";
+    svg.append(layer);
+    const info = board.querySelector("[data-feature-info]");
+    const mark = (at, css) => {
+      const rect = document.createElementNS(SVG, "rect");
+      rect.setAttribute("x", at[1] * STEP + 3);
+      rect.setAttribute("y", at[0] * STEP + 3);
+      rect.setAttribute("width", STEP - 6);
+      rect.setAttribute("height", STEP - 6);
+      rect.setAttribute("class", css);
+      layer.append(rect);
+    };
+    let shown = null;
+    const show = (id) => {
+      if (id === shown) return;
+      shown = id;
+      layer.replaceChildren();
+      board.querySelectorAll(".w-seg--lit").forEach((n) => n.classList.remove("w-seg--lit"));
+      if (id === null || id === undefined) { if (info) info.textContent = ""; return; }
+      const feature = data.features[id];
+      for (const city of feature.cities) {
+        for (const at of data.features[city].tiles) mark(at, "w-lit-city");
+      }
+      for (const at of feature.tiles) mark(at, "w-lit");
+      for (const [row, col, seg] of feature.followers) {
+        const ring = document.createElementNS(SVG, "circle");
+        const spots = feature.kind === "road" ? data.roadSpots : data.spots;
+        const spot = spots[seg] || data.spots[seg] || [50, 50];
+        ring.setAttribute("cx", col * STEP + spot[0]);
+        ring.setAttribute("cy", row * STEP + spot[1]);
+        ring.setAttribute("r", 13);
+        ring.setAttribute("class", "w-lit-follower");
+        layer.append(ring);
+      }
+      for (const [key, fid] of Object.entries(data.segments)) {
+        if (fid !== id) continue;
+        const node = board.querySelector(`.w-seg[data-seg="${key}"]`);
+        if (node) node.classList.add("w-seg--lit");
+      }
+      if (info) {
+        const words = info.dataset;
+        let text = `${words[feature.kind] || feature.kind}: ${feature.points} ${words.points || ""}`;
+        if (feature.kind === "field") text += ` (${feature.cities.length} ${words.cities || ""})`;
+        info.textContent = text;
+      }
+      layer.dataset.feature = String(id);
+    };
+    const featureOf = (node) => {
+      const seg = node && node.closest ? node.closest(".w-seg") : null;
+      return seg ? data.segments[seg.dataset.seg] : null;
+    };
+    svg.addEventListener("pointerover", (event) => show(featureOf(event.target)));
+    svg.addEventListener("pointerleave", () => show(null));
+    svg.addEventListener("focusin", (event) => show(featureOf(event.target)));
+    svg.addEventListener("focusout", () => show(null));
+  }
+
+  // -- a replay: ← and → step through the turns ------------------------------------------
+
+  function replayKeys(root) {
+    const page = root.querySelector("[data-replay]");
+    if (!page) return;
+    page.dataset.keys = "1";
+    document.addEventListener("keydown", (event) => {
+      if (event.target.closest("input, textarea, select") || event.ctrlKey || event.metaKey
+          || event.altKey) return;
+      const rel = { ArrowLeft: "prev", ArrowRight: "next" }[event.key];
+      const link = rel && page.querySelector(`a[rel=${rel}]`);
+      if (link) { event.preventDefault(); window.location.assign(link.href); }
+    });
   }
 
   // -- the draft -------------------------------------------------------------------------
@@ -265,6 +344,6 @@
     if (board) setUp(board);
   }
 
-  document.addEventListener("DOMContentLoaded", () => scan(document));
+  document.addEventListener("DOMContentLoaded", () => { scan(document); replayKeys(document); });
   document.addEventListener("htmx:load", (event) => scan(event.detail.elt));
 })();
