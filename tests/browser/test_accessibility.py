@@ -387,3 +387,26 @@ def test_landmarks_are_unique_and_the_embed_has_a_heading(
             failures.append(f"{name}: {violation['id']}: {targets}")
     context.close()
     assert not failures, "\n".join(failures)
+
+
+@pytest.mark.parametrize("width", AXE_WIDTHS)
+def test_the_api_docs_have_no_serious_or_critical_violations(
+    browser: Any, live_server: Any, width: int
+) -> None:
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    try:
+        page.goto(f"{live_server.url}/api/v1/docs")
+        # Swagger UI draws the operations from the schema once the page has loaded.
+        page.locator(".opblock").first.wait_for()
+        page.locator(".json-schema-2020-12-head").first.wait_for()
+        results = Axe().run(page, options={"resultTypes": ["violations"]})
+        blocking = [
+            f"{v['id']} ({v['impact']}, {len(v['nodes'])}): {v['nodes'][0]['target']}"
+            for v in results.response["violations"]
+            if v["impact"] in BLOCKING
+        ]
+        assert blocking == []
+    finally:
+        context.close()
