@@ -506,6 +506,36 @@ def game_duplicates(game: Game) -> dict[int, Duplicate]:
     return {seat_id: shown for seat_id, shown in figures.items() if shown is not None}
 
 
+def table_duplicates(game: Game) -> dict[int, Duplicate]:
+    """A finished live table's game against the others of its table, by seat id: they were
+    dealt these cards together, so once the table's deal is over its players are compared
+    at once, before the tournament's results count everywhere (``game_duplicates``)."""
+    if game.lockstep_id is None or not game.is_finished:
+        return {}
+    table_seats = Seat.objects.filter(
+        game__lockstep_id=game.lockstep_id,
+        game__status=Game.Status.FINISHED,
+        game__hidden=False,
+        game__lockstep__finished_at__isnull=False,
+        user__deleted_at__isnull=True,
+        score__isnull=False,
+    )
+    # (score__isnull=False above: every score here is a number.)
+    scores = [
+        (seat_id, game_id, int(score or 0))
+        for seat_id, game_id, score in table_seats.values_list("pk", "game_id", "score")
+    ]
+    table: dict[int, int] = {}
+    for _seat_id, _game_id, score in scores:
+        table[score] = table.get(score, 0) + 1
+    figures = {
+        seat_id: duplicate_of(table, score)
+        for seat_id, game_id, score in scores
+        if game_id == game.pk
+    }
+    return {seat_id: shown for seat_id, shown in figures.items() if shown is not None}
+
+
 @dataclass(frozen=True)
 class DuplicatePoint:
     """One result on the profile's duplicate chart."""

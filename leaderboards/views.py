@@ -258,9 +258,14 @@ def game_duplicate(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     if not games.policy.can_watch(game, request.user, games.policy.seat_of(seats, request.user)):
         raise Http404(_("No such game."))
     figures = selectors.game_duplicates(game)
+    # A live table's deal before its tournament's results count: against the table.
+    at_table = not figures
+    if at_table:
+        figures = selectors.table_duplicates(game)
     context = {
         "game": game,
         "rows": [(seat, figures[seat.pk]) for seat in seats if seat.pk in figures],
+        "at_table": at_table,
     }
     template = "leaderboards/game_duplicate.html"
     if request.htmx:

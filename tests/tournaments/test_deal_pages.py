@@ -188,3 +188,38 @@ def test_the_tournament_list_writes_its_times_as_html_reads_them() -> None:
     listed = Client().get(reverse("tournaments:index")).content.decode()
     assert f'<time datetime="{html_time(starts_at)}" data-local>' in listed
     assert ".123456" not in listed
+
+
+def test_a_finished_live_deal_compares_its_players_with_their_table_during_the_break(
+    committed: Callable[[], Any],
+) -> None:
+    # Issue #51: the table played these cards together; its panel said "No one else has
+    # played these cards yet" until the tournament's results were counted.
+    tournament = services.tournament_create(
+        name="Friday night live",
+        ruleset="standard",
+        deal_count=2,
+        starts_at=timezone.now() + MINUTE,
+        format=Tournament.Format.LIVE,
+        round_seconds=30,
+    )
+    ana, ben = entered(tournament, "ana", "ben")
+    with time_machine.travel(tournament.starts_at + datetime.timedelta(seconds=1), tick=False):
+        with committed():
+            services.live_advance(tournament=tournament)
+        for _round in range(16):
+            with committed():
+                play_turn(game_of(tournament, ana, 1), ana)
+                play_turn(game_of(tournament, ben, 1), ben)
+        first = game_of(tournament, ana, 1)
+        assert first.is_finished and game_of(tournament, ana, 2).is_active
+        client = Client()
+        client.force_login(ana)
+        panel = client.get(reverse("leaderboards:game_duplicate", args=[first.pk]), **HTMX)
+        page = panel.content.decode()
+    assert "Against your table" in page
+    assert 'data-testid="duplicate-at-table"' in page
+    assert "No one else has played these cards yet" not in page
+    # ana's row, compared with the one other player at the table.
+    assert page.count('data-testid="duplicate-row"') == 1
+    assert "<td>ana</td>" in page and '<td class="num">2</td>' in page
