@@ -774,7 +774,9 @@ def table_view(
 
 
 def _completed_rounds(game: Game, seats: list[Seat]) -> rules.Game:
-    return rules_game(game, seats, game_moves(game, before_round=game.round))
+    # From the seats' stored turns, as the game in play is: no query and no rule checked
+    # (the moves, replayed, where a stored copy is out of step). Only the boards are read.
+    return rules_game(game, seats, before_round=game.round)
 
 
 def replay_page(game: Game, *, wanted_round: int | None) -> dict[str, object]:
