@@ -83,11 +83,18 @@ def _outcomes(placement: Placement, after: Board, variants: Variants) -> Placeme
     # A scored region's zones before and after the worker who scores it: the same for
     # every worker moving there (its own region is never its target).
     split: dict[int, tuple[tuple[Point, ...], tuple[Point, ...] | None]] = {}
+    ferryman = variants.ferryman
     for source in dict.fromkeys(after.workers):  # stacked workers move alike
         own = region_at(source)
-        left_total, rest, left_uncounted = _leave(source, own, total, occupied, value)
+        if len(occupied[own]) == 1:
+            # Alone in its region (the usual case): leaving takes that region's points
+            # and changes no one's count. Its own region is never a target, so the
+            # others' regions are read from ``occupied`` itself.
+            left_total, rest, left_uncounted = total - value[own], occupied, uncounted
+        else:
+            left_total, rest, left_uncounted = _leave(source, own, total, occupied, value)
         found: list[Move] = []
-        for region in sorted(regions.targets(own, occupied, variants.ferryman)):
+        for region in sorted(regions.targets(own, occupied, ferryman)):
             there = rest.get(region)
             if not there:
                 found.append((region, None, True, (left_total + value[region], left_uncounted)))
