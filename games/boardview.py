@@ -459,16 +459,18 @@ def round_view(
 DRAFTING_SECONDS = 3600
 
 
-# A point's text, once each: a round's data names tens of thousands of points, of a few
-# hundred (a landscape spans at most 8 zones from its first card either way).
-_POINT_TEXT: dict[Point, str] = {}
+class _PointTexts(dict[Point, str]):
+    # A point's text, once each: a round's data names tens of thousands of points, of a
+    # few hundred (a landscape spans at most 8 zones from its first card either way).
+    # Looked up with the dict's own ``__getitem__``, which calls no Python but the first
+    # time.
+    def __missing__(self, point: Point) -> str:
+        text = self[point] = f"{point[0]},{point[1]}"
+        return text
 
 
-def _key(point: Point) -> str:
-    text = _POINT_TEXT.get(point)
-    if text is None:
-        text = _POINT_TEXT[point] = f"{point[0]},{point[1]}"
-    return text
+_POINT_TEXT = _PointTexts()
+_key = _POINT_TEXT.__getitem__
 
 
 def _keys(points: Sequence[Point]) -> str:
@@ -506,12 +508,31 @@ def drafting_json(
     descriptions: dict[str, int] = {}
     described: dict[tuple[int, int], int] = {}  # by terrain code and region size
     placements: dict[str, dict[str, object]] = {}
+    # The same zones and endings recur across a round's placements and workers: each
+    # one's JSON value is made once a round (shared lists encode like copies).
+    zone_texts: dict[tuple[Point, ...], str] = {}
+    endings: dict[rules.Ending, list[object]] = {}
+
+    def ending(end: rules.Ending) -> list[object]:
+        made = endings.get(end)
+        if made is None:
+            total, uncounted = end
+            made = endings[end] = [total, _keys(uncounted)] if uncounted else [total]
+        return made
+
+    def zones_text(zones: tuple[Point, ...]) -> str:
+        text = zone_texts.get(zones)
+        if text is None:
+            text = zone_texts[zones] = _keys(zones)
+        return text
+
     for outcomes in rules.iter_draft_outcomes(board, card, variants):
         land = outcomes.landscape
         regions = land.regions()
-        value = regions.value
         table = []
-        for code, members, points in zip(regions.terrain, regions.cells, value, strict=True):
+        for code, members, points in zip(
+            regions.terrain, regions.cells, regions.value, strict=True
+        ):
             kind = (code, len(members))
             index = described.get(kind)
             if index is None:
@@ -519,6 +540,15 @@ def drafting_json(
                 index = described[kind] = descriptions.setdefault(text, len(descriptions))
             table.append([index, points])
         placement = outcomes.placement
+        move = {}
+        for source, found in outcomes.move.items():
+            entries = []
+            for region, zones, counts, end in found:
+                entry: list[object] = [region, None if zones is None else zones_text(zones)]
+                entry.append(1 if counts else 0)
+                entry += ending(end)
+                entries.append(entry)
+            move[_key(source)] = entries
         placements[f"{_key(placement.card_at)}@{placement.rotation}"] = {
             "grid": [
                 land.top,
@@ -527,15 +557,9 @@ def drafting_json(
                 "".join(map(_REGION_CHARS.__getitem__, regions.region_of)),
             ],
             "regions": table,
-            "keep": _ending(outcomes.keep),
-            "place": [[_key(zone), *_ending(end)] for zone, end in outcomes.place],
-            "move": {
-                _key(source): [
-                    [region, None if zones is None else _keys(zones), int(counts), *_ending(end)]
-                    for region, zones, counts, end in found
-                ]
-                for source, found in outcomes.move.items()
-            },
+            "keep": ending(outcomes.keep),
+            "place": [[_key(zone), *ending(end)] for zone, end in outcomes.place],
+            "move": move,
         }
     data = {
         "n": number,
@@ -560,7 +584,8 @@ def drafting_json(
         "descriptions": list(descriptions),
         "placements": placements,
     }
-    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+    # No container holds itself, and the shared ones above would only be looked for.
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False, check_circular=False)
 
 
 _TERRAIN_ORDER = tuple(rules.Terrain)  # as the rules' terrain codes number them
