@@ -355,12 +355,15 @@ class RoundView:
         """Every outcome of this round's draft as compact JSON (see ``drafting_json``)."""
         if self.board_before is None:
             return ""
+        # Before a card is placed, the board shown is the board the data starts from.
+        args = (self.board_before, self.card, self.variants, self.draft.round)
+        shown = self.board if self.phase == "position" else None
         if not self.cache_key:
-            return drafting_json(self.board_before, self.card, self.variants, self.draft.round)
+            return drafting_json(*args, shown)
         key = f"{self.cache_key}:{get_language()}"
         cached = cache.get(key)
         if cached is None:
-            cached = drafting_json(self.board_before, self.card, self.variants, self.draft.round)
+            cached = drafting_json(*args, shown)
             cache.set(key, cached, DRAFTING_SECONDS)
         return str(cached)
 
@@ -478,18 +481,24 @@ def _keys(points: Sequence[Point]) -> str:
 
 
 def drafting_json(
-    board: rules.Board, card: rules.Card, variants: rules.Variants, number: int | None
+    board: rules.Board,
+    card: rules.Card,
+    variants: rules.Variants,
+    number: int | None,
+    view: BoardView | None = None,
 ) -> str:
     """What a page needs to draft a round without asking the server (docs/formats.md,
     "Drafting data"): the board before the card, the card in each turn, and for every
     legal placement each legal worker action with the exact score after it.
 
     The outcomes come from ``rules.iter_draft_outcomes``; the page only looks them up.
-    Holds the round's card and nothing of the cards to come.
+    Holds the round's card and nothing of the cards to come. ``view``: the board already
+    laid out with its slots for a draft of this round (``landscape_view``), if drawn.
     """
     language = get_language()
-    slots = board.legal_positions(variants)
-    view = landscape_view(board, slots=slots, draft=Draft(round=number))
+    if view is None:
+        slots = board.legal_positions(variants)
+        view = landscape_view(board, slots=slots, draft=Draft(round=number))
     grid: list[list[str | None]] = []
     cells: dict[str, list[list[object]]] = {}
     where: dict[str, str] = {}
