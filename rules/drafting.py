@@ -12,6 +12,7 @@ outcome against ``score``.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -93,8 +94,18 @@ def _outcomes(placement: Placement, after: Board, variants: Variants) -> Placeme
             left_total, rest, left_uncounted = total - value[own], occupied, uncounted
         else:
             left_total, rest, left_uncounted = _leave(source, own, total, occupied, value)
-        found: list[Move] = []
-        for region in sorted(regions.targets(own, occupied, ferryman)):
+        targets = sorted(regions.targets(own, occupied, ferryman))
+        if not any(region in rest for region in targets):
+            # No target scored yet (common): each region's moves are one outcome.
+            found: list[Move] = [
+                (region, None, True, (left_total + value[region], left_uncounted))
+                for region in targets
+            ]
+            if found:
+                move[source] = found
+            continue
+        found = []
+        for region in targets:
             there = rest.get(region)
             if not there:
                 found.append((region, None, True, (left_total + value[region], left_uncounted)))
@@ -105,10 +116,10 @@ def _outcomes(placement: Placement, after: Board, variants: Variants) -> Placeme
             halves = split.get(region)
             if halves is None:
                 zones = _zones(landscape, regions, region)
-                early = tuple(zone for zone in zones if zone < first)
+                cut = bisect_left(zones, first)  # the zones are sorted
                 halves = split[region] = (
-                    early,
-                    tuple(zone for zone in zones if zone >= first) if early else None,
+                    tuple(zones[:cut]),
+                    tuple(zones[cut:]) if cut else None,
                 )
             before, after_first = halves
             if before:
