@@ -16,9 +16,10 @@ The work is fixed by seeds, so it is the same on every version of the code:
 - ``--solo`` solo games, cycling through the four rulesets, played to the end by the
   reference player (``rules.reference_turn``): each round one htmx POST of the commit;
 - ``--duos`` two-player live games, both players the reference player: each round the
-  first commits, the second's page polls and finds it (the table redrawn), the second
-  commits, the first's page polls and finds the round complete (the next board); around
-  them ``--idle`` polls of each page that find nothing new (204).
+  first commits, the second's page, drafting, polls and finds it (the table redrawn), the
+  second commits, the first's page polls and finds the round complete (the next board,
+  its drafting data made); before them ``--idle`` polls of each page that find nothing
+  new (204). The polls ask as the page does (``draft=1`` while it shows a round).
 
 Production's cache and sessions when ``--redis`` is given (a Redis cache under a key
 prefix of this run's own, ``cached_db`` sessions); the server's heap settings
@@ -187,8 +188,17 @@ def run(solo: int, duos: int, idle: int, redis: str, expect: str) -> None:
             raise RuntimeError(f"commit in game {game.pk} answered {status} or an error")
         return body
 
-    def poll(kind: str, game: Game, session: str, version: int, expect: int) -> bytes:
-        params = {"v": str(version), "s": "active", "draft": "0", "t": tokened(session, game)}
+    def poll(
+        kind: str, game: Game, session: str, version: int, expect: int, *, drafting: bool
+    ) -> bytes:
+        # As the page asks (games/_table.html): draft=1 while it shows a round to draft,
+        # and then only the table is redrawn.
+        params = {
+            "v": str(version),
+            "s": "active",
+            "draft": "1" if drafting else "0",
+            "t": tokened(session, game),
+        }
         status, body = request(kind, "GET", f"/games/{game.pk}/poll/", session, params)
         if status != expect:
             raise RuntimeError(f"poll of game {game.pk} answered {status}, not {expect}")
@@ -235,11 +245,17 @@ def run(solo: int, duos: int, idle: int, redis: str, expect: str) -> None:
                         sessions[seat],
                         game.version,
                         204,
+                        drafting=True,
                     )
             version = game.version
             commit("warm-up" if warm else "commit (two players)", game, players[0], sessions[0])
             body = poll(
-                "warm-up" if warm else "poll, the other played", game, sessions[1], version, 200
+                "warm-up" if warm else "poll, the other played",
+                game,
+                sessions[1],
+                version,
+                200,
+                drafting=True,
             )
             version = page_version(body.decode()) or version
             game.refresh_from_db()
@@ -250,7 +266,8 @@ def run(solo: int, duos: int, idle: int, redis: str, expect: str) -> None:
             game.refresh_from_db()
             if game.is_finished:
                 break
-            poll("warm-up" if warm else "poll, the round ended", game, sessions[0], before, 200)
+            kind = "warm-up" if warm else "poll, the round ended"
+            poll(kind, game, sessions[0], before, 200, drafting=False)
     own, machine = time.process_time() - own, machine_busy_seconds() - machine
     clock.stop()
 
