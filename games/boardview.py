@@ -355,12 +355,15 @@ class RoundView:
         """Every outcome of this round's draft as compact JSON (see ``drafting_json``)."""
         if self.board_before is None:
             return ""
+        # Before a card is placed, the board shown is the board the data starts from.
+        args = (self.board_before, self.card, self.variants, self.draft.round)
+        shown = self.board if self.phase == "position" else None
         if not self.cache_key:
-            return drafting_json(self.board_before, self.card, self.variants, self.draft.round)
+            return drafting_json(*args, shown)
         key = f"{self.cache_key}:{get_language()}"
         cached = cache.get(key)
         if cached is None:
-            cached = drafting_json(self.board_before, self.card, self.variants, self.draft.round)
+            cached = drafting_json(*args, shown)
             cache.set(key, cached, DRAFTING_SECONDS)
         return str(cached)
 
@@ -459,16 +462,18 @@ def round_view(
 DRAFTING_SECONDS = 3600
 
 
-# A point's text, once each: a round's data names tens of thousands of points, of a few
-# hundred (a landscape spans at most 8 zones from its first card either way).
-_POINT_TEXT: dict[Point, str] = {}
+class _PointTexts(dict[Point, str]):
+    # A point's text, once each: a round's data names tens of thousands of points, of a
+    # few hundred (a landscape spans at most 8 zones from its first card either way).
+    # Looked up with the dict's own ``__getitem__``, which calls no Python but the first
+    # time.
+    def __missing__(self, point: Point) -> str:
+        text = self[point] = f"{point[0]},{point[1]}"
+        return text
 
 
-def _key(point: Point) -> str:
-    text = _POINT_TEXT.get(point)
-    if text is None:
-        text = _POINT_TEXT[point] = f"{point[0]},{point[1]}"
-    return text
+_POINT_TEXT = _PointTexts()
+_key = _POINT_TEXT.__getitem__
 
 
 def _keys(points: Sequence[Point]) -> str:
@@ -476,18 +481,24 @@ def _keys(points: Sequence[Point]) -> str:
 
 
 def drafting_json(
-    board: rules.Board, card: rules.Card, variants: rules.Variants, number: int | None
+    board: rules.Board,
+    card: rules.Card,
+    variants: rules.Variants,
+    number: int | None,
+    view: BoardView | None = None,
 ) -> str:
     """What a page needs to draft a round without asking the server (docs/formats.md,
     "Drafting data"): the board before the card, the card in each turn, and for every
     legal placement each legal worker action with the exact score after it.
 
     The outcomes come from ``rules.iter_draft_outcomes``; the page only looks them up.
-    Holds the round's card and nothing of the cards to come.
+    Holds the round's card and nothing of the cards to come. ``view``: the board already
+    laid out with its slots for a draft of this round (``landscape_view``), if drawn.
     """
     language = get_language()
-    slots = board.legal_positions(variants)
-    view = landscape_view(board, slots=slots, draft=Draft(round=number))
+    if view is None:
+        slots = board.legal_positions(variants)
+        view = landscape_view(board, slots=slots, draft=Draft(round=number))
     grid: list[list[str | None]] = []
     cells: dict[str, list[list[object]]] = {}
     where: dict[str, str] = {}
@@ -506,12 +517,31 @@ def drafting_json(
     descriptions: dict[str, int] = {}
     described: dict[tuple[int, int], int] = {}  # by terrain code and region size
     placements: dict[str, dict[str, object]] = {}
+    # The same zones and endings recur across a round's placements and workers: each
+    # one's JSON value is made once a round (shared lists encode like copies).
+    zone_texts: dict[tuple[Point, ...], str] = {}
+    endings: dict[rules.Ending, list[object]] = {}
+
+    def ending(end: rules.Ending) -> list[object]:
+        made = endings.get(end)
+        if made is None:
+            total, uncounted = end
+            made = endings[end] = [total, _keys(uncounted)] if uncounted else [total]
+        return made
+
+    def zones_text(zones: tuple[Point, ...]) -> str:
+        text = zone_texts.get(zones)
+        if text is None:
+            text = zone_texts[zones] = _keys(zones)
+        return text
+
     for outcomes in rules.iter_draft_outcomes(board, card, variants):
         land = outcomes.landscape
         regions = land.regions()
-        value = regions.value
         table = []
-        for code, members, points in zip(regions.terrain, regions.cells, value, strict=True):
+        for code, members, points in zip(
+            regions.terrain, regions.cells, regions.value, strict=True
+        ):
             kind = (code, len(members))
             index = described.get(kind)
             if index is None:
@@ -519,6 +549,15 @@ def drafting_json(
                 index = described[kind] = descriptions.setdefault(text, len(descriptions))
             table.append([index, points])
         placement = outcomes.placement
+        move = {}
+        for source, found in outcomes.move.items():
+            entries = []
+            for region, zones, counts, end in found:
+                entry: list[object] = [region, None if zones is None else zones_text(zones)]
+                entry.append(1 if counts else 0)
+                entry += ending(end)
+                entries.append(entry)
+            move[_key(source)] = entries
         placements[f"{_key(placement.card_at)}@{placement.rotation}"] = {
             "grid": [
                 land.top,
@@ -527,15 +566,9 @@ def drafting_json(
                 "".join(map(_REGION_CHARS.__getitem__, regions.region_of)),
             ],
             "regions": table,
-            "keep": _ending(outcomes.keep),
-            "place": [[_key(zone), *_ending(end)] for zone, end in outcomes.place],
-            "move": {
-                _key(source): [
-                    [region, None if zones is None else _keys(zones), int(counts), *_ending(end)]
-                    for region, zones, counts, end in found
-                ]
-                for source, found in outcomes.move.items()
-            },
+            "keep": ending(outcomes.keep),
+            "place": [[_key(zone), *ending(end)] for zone, end in outcomes.place],
+            "move": move,
         }
     data = {
         "n": number,
@@ -560,7 +593,8 @@ def drafting_json(
         "descriptions": list(descriptions),
         "placements": placements,
     }
-    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+    # No container holds itself, and the shared ones above would only be looked for.
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False, check_circular=False)
 
 
 _TERRAIN_ORDER = tuple(rules.Terrain)  # as the rules' terrain codes number them
@@ -774,7 +808,9 @@ def table_view(
 
 
 def _completed_rounds(game: Game, seats: list[Seat]) -> rules.Game:
-    return rules_game(game, seats, game_moves(game, before_round=game.round))
+    # From the seats' stored turns, as the game in play is: no query and no rule checked
+    # (the moves, replayed, where a stored copy is out of step). Only the boards are read.
+    return rules_game(game, seats, before_round=game.round)
 
 
 def replay_page(game: Game, *, wanted_round: int | None) -> dict[str, object]:

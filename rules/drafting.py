@@ -12,6 +12,7 @@ outcome against ``score``.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -83,11 +84,28 @@ def _outcomes(placement: Placement, after: Board, variants: Variants) -> Placeme
     # A scored region's zones before and after the worker who scores it: the same for
     # every worker moving there (its own region is never its target).
     split: dict[int, tuple[tuple[Point, ...], tuple[Point, ...] | None]] = {}
+    ferryman = variants.ferryman
     for source in dict.fromkeys(after.workers):  # stacked workers move alike
         own = region_at(source)
-        left_total, rest, left_uncounted = _leave(source, own, total, occupied, value)
-        found: list[Move] = []
-        for region in sorted(regions.targets(own, occupied, variants.ferryman)):
+        if len(occupied[own]) == 1:
+            # Alone in its region (the usual case): leaving takes that region's points
+            # and changes no one's count. Its own region is never a target, so the
+            # others' regions are read from ``occupied`` itself.
+            left_total, rest, left_uncounted = total - value[own], occupied, uncounted
+        else:
+            left_total, rest, left_uncounted = _leave(source, own, total, occupied, value)
+        targets = sorted(regions.targets(own, occupied, ferryman))
+        if not any(region in rest for region in targets):
+            # No target scored yet (common): each region's moves are one outcome.
+            found: list[Move] = [
+                (region, None, True, (left_total + value[region], left_uncounted))
+                for region in targets
+            ]
+            if found:
+                move[source] = found
+            continue
+        found = []
+        for region in targets:
             there = rest.get(region)
             if not there:
                 found.append((region, None, True, (left_total + value[region], left_uncounted)))
@@ -98,10 +116,10 @@ def _outcomes(placement: Placement, after: Board, variants: Variants) -> Placeme
             halves = split.get(region)
             if halves is None:
                 zones = _zones(landscape, regions, region)
-                early = tuple(zone for zone in zones if zone < first)
+                cut = bisect_left(zones, first)  # the zones are sorted
                 halves = split[region] = (
-                    early,
-                    tuple(zone for zone in zones if zone >= first) if early else None,
+                    tuple(zones[:cut]),
+                    tuple(zones[cut:]) if cut else None,
                 )
             before, after_first = halves
             if before:
