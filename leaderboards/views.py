@@ -26,7 +26,7 @@ from core.links import Link
 from games.daily import FIRST_DAY, today
 from games.framing import titles_of
 from games.models import Ruleset
-from leaderboards import charts, selectors
+from leaderboards import charts, gamelists, selectors
 from leaderboards.duplicate import Duplicate
 from leaderboards.rating import display_rating
 
@@ -290,6 +290,7 @@ def profile(request: HtmxHttpRequest, username: str) -> HttpResponse:
                 for solo in selectors.solo_by_ruleset(stats.history)
             ],
             band_chart=charts.band_chart(stats.bands),
+            winter_lists=gamelists.winter_games_of(player),
             rating_chart=charts.rating_chart(stats.rating_history),
             duplicate_chart=charts.duplicate_chart(selectors.duplicate_history(player)),
             # A link the visitor could not open (today's daily before their own) is left out.

@@ -1,0 +1,121 @@
+"""Winter games in the shared lists: My games, the profile and the lobby."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.utils import timezone
+
+from accounts.models import User
+from tests.factories import UserFactory
+from wintergames.models import WinterGame, WinterSeat
+
+pytestmark = pytest.mark.django_db
+
+
+def _winter(
+    people: list[User], *, status: str = "finished", computers: int = 0, open_seats: int = 0
+) -> WinterGame:
+    finished = status == WinterGame.Status.FINISHED
+    game = WinterGame.objects.create(
+        seed=5,
+        status=status,
+        created_by=people[0],
+        finished_at=timezone.now() if finished else None,
+        waiting_for=people[0] if status == WinterGame.Status.RUNNING else None,
+    )
+    seats = [WinterSeat(game=game, position=i, user=u) for i, u in enumerate(people)]
+    seats += [
+        WinterSeat(game=game, position=len(seats) + i, bot_level="easy") for i in range(computers)
+    ]
+    seats += [WinterSeat(game=game, position=len(seats) + i) for i in range(open_seats)]
+    for place, seat in enumerate(seats, 1):
+        if finished:
+            seat.place, seat.score = place, 100 - place
+    WinterSeat.objects.bulk_create(seats)
+    return game
+
+
+def _mine(client: Client, query: str = "") -> str:
+    answer = client.get(f"/games/mine/{query}")
+    assert answer.status_code == 200
+    return answer.content.decode()
+
+
+def test_my_games_lists_winter_games_running_and_finished(
+    client_logged_in: Client, user: User
+) -> None:
+    rival = UserFactory(username="rival")
+    running = _winter([user, rival], status="running")
+    done = _winter([rival, user], computers=1)
+    page = _mine(client_logged_in)
+    assert f'href="/winter/games/{running.pk}/"' in page
+    assert f'href="/winter/games/{done.pk}/"' in page
+    assert 'data-testid="your-move"' in page
+    assert "rival" in page
+    assert "place 2 of 3" in page and "98 points" in page
+    assert "computer (Easy)" in page
+
+
+def test_someone_elses_winter_game_is_not_mine(client_logged_in: Client, user: User) -> None:
+    other = _winter([UserFactory(), UserFactory()])
+    assert f"/winter/games/{other.pk}/" not in _mine(client_logged_in)
+
+
+@pytest.mark.parametrize(
+    ("query", "limes", "winter"),
+    [
+        ("?game=winter", False, True),
+        ("?game=limes", True, False),
+        ("", True, True),
+        ("?game=chess", True, True),
+        ("?game=%00%ff", True, True),
+        ("?game=winter&game=limes", True, False),
+        ("?game=" + "w" * 5000, True, True),
+    ],
+)
+def test_my_games_game_filter(
+    client_logged_in: Client, user: User, query: str, limes: bool, winter: bool
+) -> None:
+    _winter([user, UserFactory()])
+    page = _mine(client_logged_in, query)
+    assert ('data-testid="winter-games"' in page) is winter
+    assert ('id="finished"' in page) is limes
+
+
+def test_my_games_counts_winter_games_in_fixed_queries(
+    client_logged_in: Client, user: User, django_assert_max_num_queries: Any
+) -> None:
+    _winter([user, UserFactory()], status="running")
+    with django_assert_max_num_queries(10_000) as few:
+        _mine(client_logged_in, "?game=winter")
+    baseline = len(few.captured_queries)
+    for _ in range(6):
+        _winter([user, UserFactory(), UserFactory()], computers=1)
+        _winter([UserFactory(), user], status="running")
+    with django_assert_max_num_queries(baseline):
+        page = _mine(client_logged_in, "?game=winter")
+    assert page.count('data-testid="winter-game"') == 13
+
+
+def test_the_profile_shows_winter_games(
+    client: Client, user: User, django_assert_max_num_queries: Any
+) -> None:
+    rival = UserFactory(username="rival")
+    game = _winter([user, rival])
+    with django_assert_max_num_queries(10_000) as few:
+        page = client.get(f"/players/{user.username}/").content.decode()
+    assert f'href="/winter/games/{game.pk}/"' in page and "rival" in page
+    assert "place 1 of 2" in page
+    baseline = len(few.captured_queries)
+    for _ in range(5):
+        _winter([user, UserFactory()])
+    with django_assert_max_num_queries(baseline):
+        client.get(f"/players/{user.username}/")
+
+
+def test_a_profile_without_winter_games_has_no_winter_section(client: Client, user: User) -> None:
+    page = client.get(f"/players/{user.username}/").content.decode()
+    assert 'data-testid="winter-games"' not in page
