@@ -87,9 +87,22 @@ def winter_games_of(user: User) -> WinterLists:
     return WinterLists(in_play=entries, finished=[entry(game) for game in finished])
 
 
-def winter_open_games() -> list[WinterGame]:
-    """Winter games waiting for people, newest first, their seats and players loaded."""
+@dataclass(frozen=True)
+class WinterOpen:
+    """A Winter game waiting for people, its seats in order."""
+
+    game: WinterGame
+    seats: list[WinterSeat]
+
+    @property
+    def player_ids(self) -> set[int]:
+        return {seat.user_id for seat in self.seats if seat.user_id is not None}
+
+
+def winter_open_games() -> list[WinterOpen]:
+    """Winter games waiting for people, newest first, their seats and players loaded.
+    Two queries."""
     games = list(games_open())
     seats = WinterSeat.objects.select_related("user").order_by("position")
     prefetch_related_objects(games, Prefetch("seats", queryset=seats))
-    return games
+    return [WinterOpen(game=game, seats=list(game.seats.all())) for game in games]

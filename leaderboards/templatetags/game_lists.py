@@ -10,7 +10,6 @@ from django import template
 
 from accounts.models import User
 from leaderboards import gamelists
-from wintergames.models import WinterGame
 
 register = template.Library()
 
@@ -28,6 +27,6 @@ def winter_games_of(user: User) -> gamelists.WinterLists:
 
 
 @register.simple_tag
-def winter_open_games() -> list[WinterGame]:
+def winter_open_games() -> list[gamelists.WinterOpen]:
     """Winter games waiting for players."""
     return gamelists.winter_open_games()

@@ -119,3 +119,74 @@ def test_the_profile_shows_winter_games(
 def test_a_profile_without_winter_games_has_no_winter_section(client: Client, user: User) -> None:
     page = client.get(f"/players/{user.username}/").content.decode()
     assert 'data-testid="winter-games"' not in page
+
+
+def test_the_lobby_lists_winter_games_waiting_for_players(
+    client_logged_in: Client, user: User
+) -> None:
+    host = UserFactory(username="host")
+    waiting = _winter([host], status="open", open_seats=2)
+    mine = _winter([UserFactory(), user], status="open", open_seats=1)
+    running = _winter([host, UserFactory()], status="running")
+    page = client_logged_in.get("/lobby/").content.decode()
+    assert f'data-winter-game="{waiting.pk}"' in page
+    assert f'action="/winter/games/{waiting.pk}/join/"' in page
+    assert "host&#x27;s game" in page or "host's game" in page
+    assert f'data-winter-game="{mine.pk}"' in page
+    assert f'data-testid="join-winter-{mine.pk}"' not in page  # already seated: no join
+    assert f'data-winter-game="{running.pk}"' not in page
+
+
+def test_a_visitor_sees_winter_games_in_the_lobby_and_signs_in_to_join(client: Client) -> None:
+    waiting = _winter([UserFactory()], status="open", open_seats=1)
+    page = client.get("/lobby/").content.decode()
+    assert f"?next=/winter/games/{waiting.pk}/" in page.replace("%2F", "/")
+    assert "join-winter-" not in page
+
+
+@pytest.mark.parametrize(
+    ("query", "limes", "winter"),
+    [
+        ("?game=winter", False, True),
+        ("?game=limes", True, False),
+        ("", True, True),
+        ("?game=WINTER", True, True),
+        ("?game=%00", True, True),
+        ("?game=<script>", True, True),
+        ("?game[]=winter", True, True),
+        ("?game=winter&page=-3", False, True),
+        ("?game=limes&page=%C2%B2", True, False),
+    ],
+)
+def test_the_lobby_game_filter(client: Client, query: str, limes: bool, winter: bool) -> None:
+    _winter([UserFactory()], status="open", open_seats=1)
+    answer = client.get(f"/lobby/{query}")
+    assert answer.status_code == 200
+    page = answer.content.decode()
+    assert ('data-testid="lobby-winter-' in page) is winter
+    assert ('data-testid="lobby-empty"' in page or 'data-testid="lobby-games"' in page) is limes
+    assert "<script>&" not in page
+
+
+def test_the_lobby_poll_keeps_the_game_filter(client: Client) -> None:
+    waiting = _winter([UserFactory()], status="open", open_seats=1)
+    page = client.get("/lobby/?game=winter").content.decode()
+    assert "&amp;game=winter" in page
+    answer = client.get("/lobby/poll/?since=x&game=winter")
+    assert answer.status_code == 200
+    assert f'data-winter-game="{waiting.pk}"' in answer.content.decode()
+    assert 'data-testid="lobby-empty"' not in answer.content.decode()
+
+
+def test_the_lobby_reads_winter_games_in_fixed_queries(
+    client: Client, django_assert_max_num_queries: Any
+) -> None:
+    _winter([UserFactory()], status="open", open_seats=1)
+    with django_assert_max_num_queries(10_000) as few:
+        client.get("/lobby/?game=winter")
+    baseline = len(few.captured_queries)
+    for _ in range(8):
+        _winter([UserFactory(), UserFactory()], status="open", open_seats=2, computers=1)
+    with django_assert_max_num_queries(baseline):
+        page = client.get("/lobby/?game=winter").content.decode()
+    assert page.count("data-winter-game=") == 9
