@@ -30,6 +30,7 @@ from floor.notify import notify
 from wintergames import computer
 from wintergames.models import WinterGame, WinterSeat, WinterTurn
 from wintergames.rebuild import fresh_game, remember, winter_game
+from wintergames.signals import winter_game_finished
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 5
 LIVE_TURN = datetime.timedelta(minutes=2)
@@ -212,6 +213,8 @@ def _finish(game: WinterGame, seats: list[WinterSeat], state: winter.Game) -> No
     game.finished_at = timezone.now()
     game.deadline = None
     game.waiting_for = None
+    # In this transaction: the apps above (leaderboards' ratings) commit with the result.
+    winter_game_finished.send(sender=WinterGame, game=game, seats=seats, state=state)
 
 
 def _play(
