@@ -366,3 +366,10 @@ class WinterRating(models.Model):
     @property
     def is_provisional(self) -> bool:
         return self.games < PROVISIONAL_GAMES
+
+    @property
+    def display(self) -> int:
+        """The rating on the 1500-based scale players see (``rating.display_rating``)."""
+        from leaderboards.rating import display_rating
+
+        return display_rating(self.ordinal)

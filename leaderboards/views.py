@@ -135,6 +135,24 @@ def board_page(request: HtmxHttpRequest, ruleset: str, kind: str) -> HttpRespons
     return render(request, template, context)
 
 
+def winter_rating_board(request: HtmxHttpRequest) -> HttpResponse:
+    """The Winter ratings, a page at a time; for an htmx request, just the table."""
+    board = selectors.winter_rating_board(page=_page_number(request), viewer=_viewer(request))
+    context = {
+        "board": board,
+        "rows": _shown_rows(
+            board, decimals=0, links=True, viewer=_viewer(request), shown=display_rating
+        ),
+        "own_value": display_rating(board.own.value) if board.own else None,
+        "decimals": 0,
+        "rulesets": list(Ruleset),
+    }
+    template = "leaderboards/winter_board.html"
+    if request.htmx:
+        template += "#table"
+    return render(request, template, context)
+
+
 def daily_page(request: HtmxHttpRequest, day: str | None = None) -> HttpResponse:
     """A day's challenge: today's lets a player start their attempt; past days stay here."""
     current = today()
@@ -291,6 +309,7 @@ def profile(request: HtmxHttpRequest, username: str) -> HttpResponse:
             ],
             band_chart=charts.band_chart(stats.bands),
             winter_lists=gamelists.winter_games_of(player),
+            winter_rating=selectors.winter_rating_of(player),
             rating_chart=charts.rating_chart(stats.rating_history),
             duplicate_chart=charts.duplicate_chart(selectors.duplicate_history(player)),
             # A link the visitor could not open (today's daily before their own) is left out.

@@ -144,3 +144,50 @@ def test_a_game_every_person_resigned_is_not_rated(
     game.refresh_from_db()
     assert game.is_finished
     assert not WinterRating.objects.exists()
+
+
+def _rated(user: User, *, games: int, ordinal: float) -> WinterRating:
+    return WinterRating.objects.create(
+        user=user, mu=25, sigma=8, ordinal=ordinal, games=games, last_game_at=timezone.now()
+    )
+
+
+def test_the_winter_board_lists_established_ratings_best_first(client: Any) -> None:
+    best, second = UserFactory(username="best"), UserFactory(username="second")
+    _rated(second, games=5, ordinal=1.0)
+    _rated(best, games=9, ordinal=4.0)
+    _rated(UserFactory(username="newcomer"), games=4, ordinal=9.0)  # provisional: off
+    page = client.get("/leaderboards/winter/rating/").content.decode()
+    assert page.index(">best<") < page.index(">second<")
+    assert "newcomer" not in page
+    assert "1596" in page  # 1500 + 24 × 4.0
+
+
+def test_the_leaderboards_link_the_winter_board(client: Any) -> None:
+    page = client.get("/leaderboards/standard/best/").content.decode()
+    assert 'href="/leaderboards/winter/rating/"' in page
+
+
+@pytest.mark.parametrize(
+    "query", ["?page=0", "?page=-1", "?page=abc", "?page=%00", "?page=99999999999", "?page=2"]
+)
+def test_the_winter_board_takes_hostile_pages(client: Any, query: str) -> None:
+    _rated(UserFactory(), games=5, ordinal=1.0)
+    assert client.get(f"/leaderboards/winter/rating/{query}").status_code in (200, 404)
+
+
+def test_the_winter_board_answers_htmx_with_the_table(client: Any) -> None:
+    answer = client.get("/leaderboards/winter/rating/", headers={"HX-Request": "true"})
+    assert answer.status_code == 200
+    assert b'id="board-table"' in answer.content and b"<h1>" not in answer.content
+
+
+def test_the_profile_shows_the_winter_rating(client: Any, user: User) -> None:
+    assert (
+        'data-testid="winter-rating"'
+        not in client.get(f"/players/{user.username}/").content.decode()
+    )
+    _rated(user, games=2, ordinal=1.0)
+    page = client.get(f"/players/{user.username}/").content.decode()
+    assert 'data-testid="winter-rating-value">1524<' in page
+    assert "2 rated games" in page
