@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from django.db.models import Prefetch, prefetch_related_objects
+from django.db.models import Count, Max, Prefetch, prefetch_related_objects
 
 from accounts.models import User
 from wintergames.models import WinterGame, WinterSeat
@@ -106,3 +106,27 @@ def winter_open_games() -> list[WinterOpen]:
     seats = WinterSeat.objects.select_related("user").order_by("position")
     prefetch_related_objects(games, Prefetch("seats", queryset=seats))
     return [WinterOpen(game=game, seats=list(game.seats.all())) for game in games]
+
+
+@dataclass(frozen=True)
+class WinterLobby:
+    """The lobby's Winter half: the games waiting for people, and a signature that
+    changes whenever one enters or leaves the lobby or someone takes a seat."""
+
+    games: list[WinterOpen]
+    signature: str
+
+
+def winter_lobby_signature() -> str:
+    """One query: how many Winter games are open, and the latest change of one."""
+    values = WinterGame.objects.filter(status=WinterGame.Status.OPEN).aggregate(
+        count=Count("id"), latest=Max("updated_at")
+    )
+    latest = values["latest"].timestamp() if values["latest"] else 0
+    return f"{values['count']}-{latest:.6f}"
+
+
+def winter_lobby() -> WinterLobby:
+    """The signature first: a change between the two reads shows on the next poll."""
+    signature = winter_lobby_signature()
+    return WinterLobby(games=winter_open_games(), signature=signature)

@@ -11,6 +11,7 @@ urlpatterns = [
     # Before the Limes boards' pattern, which "winter/rating" would match too.
     path("leaderboards/winter/rating/", views.winter_rating_board, name="winter_rating"),
     path("leaderboards/<name:ruleset>/<name:kind>/", views.board_page, name="board"),
+    path("lobby/winter/poll/", views.winter_lobby_poll, name="winter_lobby_poll"),
     path("daily/", views.daily_page, name="daily"),
     path("games/<int:pk>/duplicate/", views.game_duplicate, name="game_duplicate"),
     path("daily/start/", views.daily_start, name="daily_start"),

@@ -23,6 +23,7 @@ from accounts.http import AuthenticatedHttpRequest, HtmxHttpRequest
 from accounts.models import User
 from core.errors import ActionRefused
 from core.links import Link
+from core.polls import poll
 from games.daily import FIRST_DAY, today
 from games.framing import titles_of
 from games.models import Ruleset
@@ -151,6 +152,14 @@ def winter_rating_board(request: HtmxHttpRequest) -> HttpResponse:
     if request.htmx:
         template += "#table"
     return render(request, template, context)
+
+
+@poll
+def winter_lobby_poll(request: HtmxHttpRequest) -> HttpResponse:
+    """The lobby's Winter games if they changed ``since`` the signature; else 204."""
+    if request.GET.get("since") == gamelists.winter_lobby_signature():
+        return HttpResponse(status=204)
+    return render(request, "leaderboards/_winter_lobby.html", {"lobby": gamelists.winter_lobby()})
 
 
 def daily_page(request: HtmxHttpRequest, day: str | None = None) -> HttpResponse:

@@ -116,6 +116,7 @@ def game_create(
         _start(game, seats)
     else:
         _touch(game, None)
+        push.lobby_changed()  # a game waiting for players: the lobby lists it
     return game
 
 
@@ -132,6 +133,7 @@ def game_join(*, game_id: int, user: User) -> WinterGame:
         raise ActionRefused(_("Every seat is taken."), status=409)
     seat.user = user
     seat.save(update_fields=["user"])
+    push.lobby_changed()  # a seat taken, or the game gone from the lobby
     if any(other.is_open for other in seats):
         _touch(game, None)
     else:

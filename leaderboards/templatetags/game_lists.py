@@ -27,6 +27,6 @@ def winter_games_of(user: User) -> gamelists.WinterLists:
 
 
 @register.simple_tag
-def winter_open_games() -> list[gamelists.WinterOpen]:
-    """Winter games waiting for players."""
-    return gamelists.winter_open_games()
+def winter_lobby() -> gamelists.WinterLobby:
+    """Winter games waiting for players, and their signature for the lobby's poll."""
+    return gamelists.winter_lobby()

@@ -169,13 +169,45 @@ def test_the_lobby_game_filter(client: Client, query: str, limes: bool, winter: 
 
 
 def test_the_lobby_poll_keeps_the_game_filter(client: Client) -> None:
-    waiting = _winter([UserFactory()], status="open", open_seats=1)
     page = client.get("/lobby/?game=winter").content.decode()
     assert "&amp;game=winter" in page
-    answer = client.get("/lobby/poll/?since=x&game=winter")
+
+
+def test_the_winter_lobby_polls_on_its_own(client: Client) -> None:
+    waiting = _winter([UserFactory()], status="open", open_seats=1)
+    page = client.get("/lobby/").content.decode()
+    assert 'hx-get="/lobby/winter/poll/?since=' in page
+    since = page.split("/lobby/winter/poll/?since=")[1].split('"')[0]
+    assert client.get(f"/lobby/winter/poll/?since={since}").status_code == 204
+    later = _winter([UserFactory()], status="open", open_seats=2)
+    answer = client.get(f"/lobby/winter/poll/?since={since}")
     assert answer.status_code == 200
-    assert f'data-winter-game="{waiting.pk}"' in answer.content.decode()
-    assert 'data-testid="lobby-empty"' not in answer.content.decode()
+    html = answer.content.decode()
+    assert f'data-winter-game="{waiting.pk}"' in html and f'data-winter-game="{later.pk}"' in html
+    assert 'id="winter-lobby"' in html
+
+
+@pytest.mark.parametrize("since", ["", "x", "%00", "1-2" * 3000, "<script>"])
+def test_the_winter_lobby_poll_takes_any_signature(client: Client, since: str) -> None:
+    answer = client.get(f"/lobby/winter/poll/?since={since}")
+    assert answer.status_code == 200
+    assert b"<script>&" not in answer.content
+
+
+def test_opening_and_joining_a_winter_game_nudges_the_lobby(
+    user: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from floor import push
+    from wintergames import services
+
+    nudges: list[str] = []
+    monkeypatch.setattr(push, "lobby_changed", lambda: nudges.append("lobby"))
+    game = services.game_create(
+        user=user, players=2, computers=0, level="easy", farmers=True, pace="untimed"
+    )
+    assert nudges == ["lobby"]
+    services.game_join(game_id=game.pk, user=UserFactory())
+    assert nudges == ["lobby", "lobby"]
 
 
 def test_the_lobby_reads_winter_games_in_fixed_queries(
