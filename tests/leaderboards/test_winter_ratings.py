@@ -191,3 +191,29 @@ def test_the_profile_shows_the_winter_rating(client: Any, user: User) -> None:
     page = client.get(f"/players/{user.username}/").content.decode()
     assert 'data-testid="winter-rating-value">1524<' in page
     assert "2 rated games" in page
+
+
+def test_a_receiver_that_fails_undoes_the_finish(user: User, committed: Callable[[], Any]) -> None:
+    other = UserFactory()
+    game = winter_services.game_create(
+        user=user, players=2, computers=0, level="easy", farmers=True, pace="untimed", seed=3
+    )
+    winter_services.game_join(game_id=game.pk, user=other)
+
+    def refuse(**_: object) -> None:
+        raise RuntimeError("no")
+
+    winter_game_finished.connect(refuse, dispatch_uid="test.refuse")
+    try:
+        with committed():
+            winter_services.game_resign(game_id=game.pk, user=user)
+        # The computer plays the game out in its task, whose transaction the refusal
+        # undoes (the task backend records the failure).
+        with committed():
+            winter_services.game_resign(game_id=game.pk, user=other)
+    finally:
+        winter_game_finished.disconnect(dispatch_uid="test.refuse")
+    game.refresh_from_db()
+    assert not game.is_finished
+    assert not WinterRating.objects.exists()
+    assert not WinterSeat.objects.filter(game=game, place__isnull=False).exists()
