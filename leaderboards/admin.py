@@ -7,7 +7,7 @@ from typing import Any
 from django.contrib import admin
 from django.http import HttpRequest
 
-from leaderboards.models import PlayerRating, PlayerResult, SoloStanding, WeeklyBest
+from leaderboards.models import PlayerRating, PlayerResult, SoloStanding, WeeklyBest, WinterRating
 
 
 class _DerivedAdmin(admin.ModelAdmin[Any]):
@@ -27,6 +27,14 @@ class PlayerRatingAdmin(_DerivedAdmin):
     search_fields = ["user__username"]
     list_select_related = ["user"]
     ordering = ["ruleset", "-ordinal"]
+
+
+@admin.register(WinterRating)
+class WinterRatingAdmin(_DerivedAdmin):
+    list_display = ["user", "ordinal", "mu", "sigma", "games", "last_game_at"]
+    search_fields = ["user__username"]
+    list_select_related = ["user"]
+    ordering = ["-ordinal"]
 
 
 @admin.register(SoloStanding)

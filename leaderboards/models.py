@@ -326,3 +326,50 @@ class PlayerRating(models.Model):
         from leaderboards.rating import display_rating
 
         return display_rating(self.ordinal)
+
+
+class WinterRating(models.Model):
+    """A player's rating in Carcassonne: Winter Edition (openskill Plackett–Luce, as
+    ``PlayerRating`` for Limes, on the same scale).
+
+    A rating of its own rather than a game on ``PlayerRating``: a Limes rating is one per
+    ruleset, and Winter has none. Updated by ``services.winter_game_finished``.
+    """
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="+",
+        verbose_name=_("player"),
+    )
+    mu = models.FloatField(_("mean skill (μ)"))
+    sigma = models.FloatField(_("uncertainty (σ)"))
+    ordinal = models.FloatField(_("rating"))
+    games = models.PositiveIntegerField(_("games"), default=0, help_text=_("Rated games played."))
+    last_game_at = models.DateTimeField(_("last game at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("Winter rating")
+        verbose_name_plural = _("Winter ratings")
+        indexes = [
+            models.Index(
+                fields=["-ordinal", "last_game_at", "id"],
+                include=["user"],
+                condition=Q(games__gte=PROVISIONAL_GAMES),
+                name="winter_rating_board",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} (Winter): {self.ordinal:.1f}"
+
+    @property
+    def is_provisional(self) -> bool:
+        return self.games < PROVISIONAL_GAMES
+
+    @property
+    def display(self) -> int:
+        """The rating on the 1500-based scale players see (``rating.display_rating``)."""
+        from leaderboards.rating import display_rating
+
+        return display_rating(self.ordinal)

@@ -36,6 +36,7 @@ from leaderboards.models import (
     PlayerTotals,
     SoloStanding,
     WeeklyBest,
+    WinterRating,
     band_field,
 )
 
@@ -227,6 +228,28 @@ def board(*, kind: BoardKind, ruleset: str, page: int = 1, viewer: User | None =
         page=page,
         viewer=viewer,
     )
+
+
+def winter_rating_board(*, page: int = 1, viewer: User | None = None) -> Board:
+    """One page of the Winter ratings, as the Limes rating board: five rated games and
+    one in the last 90 days to appear."""
+    rows: QuerySet[Model] = WinterRating.objects.filter(
+        games__gte=PROVISIONAL_GAMES, last_game_at__gte=timezone.now() - INACTIVE_AFTER
+    )
+    return _page(
+        rows,
+        name="winter-rating",
+        value="ordinal",
+        at="last_game_at",
+        game=None,
+        page=page,
+        viewer=viewer,
+    )
+
+
+def winter_rating_of(user: User) -> WinterRating | None:
+    """The player's Winter rating, if they have played a rated Winter game."""
+    return WinterRating.objects.filter(user=user).first()
 
 
 def daily_board(*, day: datetime.date, page: int = 1, viewer: User | None = None) -> Board:

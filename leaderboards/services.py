@@ -41,9 +41,11 @@ from leaderboards.models import (
     PlayerTotals,
     SoloStanding,
     WeeklyBest,
+    WinterRating,
     band_field,
 )
 from leaderboards.rating import INITIAL, Skill, rate
+from wintergames.models import WinterGame, WinterSeat
 
 
 # No savepoint of its own: it runs inside the transaction that finishes the game, and a
@@ -684,3 +686,56 @@ def _replay_game(
         if (before, after_ordinal) != (row[7], row[8]):
             changed.append((before, after_ordinal, row[0]))
     return 1 if new else 0
+
+
+# -- Carcassonne: Winter Edition -----------------------------------------------------------
+
+
+def winter_rated_seats(seats: Iterable[WinterSeat]) -> list[WinterSeat]:
+    """The seats of a finished Winter game whose people it rates: every person's, when two
+    or more people sat at it and at least one of them played it to its end; else none.
+
+    Computers are left out (a bot's strength is not a rating): the people are rated by
+    their places among themselves. A game every person resigned from was played out by
+    computers alone and rates nobody.
+    """
+    people = [seat for seat in seats if seat.user_id is not None and seat.place is not None]
+    if len(people) < 2 or all(seat.resigned for seat in people):
+        return []
+    return people
+
+
+# No savepoint of its own: it runs inside the transaction that finishes the game.
+@transaction.atomic(savepoint=False)
+def winter_game_finished(*, game: WinterGame, seats: list[WinterSeat], **_signal: object) -> None:
+    """Update the Winter ratings of a finished game's people (called inside its
+    transaction, by ``wintergames.signals.winter_game_finished``)."""
+    rated = winter_rated_seats(seats)
+    if not rated:
+        return
+    user_ids = [seat.user_id for seat in rated if seat.user_id is not None]
+    WinterRating.objects.bulk_create(
+        [
+            WinterRating(
+                user_id=user_id, mu=INITIAL.mu, sigma=INITIAL.sigma, ordinal=INITIAL.ordinal
+            )
+            for user_id in user_ids
+        ],
+        ignore_conflicts=True,
+    )
+    # Locked in one order everywhere, so two games sharing players cannot deadlock.
+    locked = (
+        WinterRating.objects.select_for_update().filter(user_id__in=user_ids).order_by("user_id")
+    )
+    ratings = {rating.user_id: rating for rating in locked}
+    before = [ratings[user_id] for user_id in user_ids]
+    after = rate(
+        [Skill(r.mu, r.sigma) for r in before],
+        [seat.place for seat in rated if seat.place is not None],
+    )
+    finished_at = game.finished_at or timezone.now()
+    for rating, skill in zip(before, after, strict=True):
+        rating.mu, rating.sigma, rating.ordinal = skill.mu, skill.sigma, skill.ordinal
+        rating.games += 1
+        rating.last_game_at = finished_at
+    WinterRating.objects.bulk_update(before, ["mu", "sigma", "ordinal", "games", "last_game_at"])

@@ -23,10 +23,11 @@ from accounts.http import AuthenticatedHttpRequest, HtmxHttpRequest
 from accounts.models import User
 from core.errors import ActionRefused
 from core.links import Link
+from core.polls import poll
 from games.daily import FIRST_DAY, today
 from games.framing import titles_of
 from games.models import Ruleset
-from leaderboards import charts, selectors
+from leaderboards import charts, gamelists, selectors
 from leaderboards.duplicate import Duplicate
 from leaderboards.rating import display_rating
 
@@ -133,6 +134,32 @@ def board_page(request: HtmxHttpRequest, ruleset: str, kind: str) -> HttpRespons
     if request.htmx:
         template += "#table"
     return render(request, template, context)
+
+
+def winter_rating_board(request: HtmxHttpRequest) -> HttpResponse:
+    """The Winter ratings, a page at a time; for an htmx request, just the table."""
+    board = selectors.winter_rating_board(page=_page_number(request), viewer=_viewer(request))
+    context = {
+        "board": board,
+        "rows": _shown_rows(
+            board, decimals=0, links=True, viewer=_viewer(request), shown=display_rating
+        ),
+        "own_value": display_rating(board.own.value) if board.own else None,
+        "decimals": 0,
+        "rulesets": list(Ruleset),
+    }
+    template = "leaderboards/winter_board.html"
+    if request.htmx:
+        template += "#table"
+    return render(request, template, context)
+
+
+@poll
+def winter_lobby_poll(request: HtmxHttpRequest) -> HttpResponse:
+    """The lobby's Winter games if they changed ``since`` the signature; else 204."""
+    if request.GET.get("since") == gamelists.winter_lobby_signature():
+        return HttpResponse(status=204)
+    return render(request, "leaderboards/_winter_lobby.html", {"lobby": gamelists.winter_lobby()})
 
 
 def daily_page(request: HtmxHttpRequest, day: str | None = None) -> HttpResponse:
@@ -290,6 +317,8 @@ def profile(request: HtmxHttpRequest, username: str) -> HttpResponse:
                 for solo in selectors.solo_by_ruleset(stats.history)
             ],
             band_chart=charts.band_chart(stats.bands),
+            winter_lists=gamelists.winter_games_of(player),
+            winter_rating=selectors.winter_rating_of(player),
             rating_chart=charts.rating_chart(stats.rating_history),
             duplicate_chart=charts.duplicate_chart(selectors.duplicate_history(player)),
             # A link the visitor could not open (today's daily before their own) is left out.

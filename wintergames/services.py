@@ -30,6 +30,7 @@ from floor.notify import notify
 from wintergames import computer
 from wintergames.models import WinterGame, WinterSeat, WinterTurn
 from wintergames.rebuild import fresh_game, remember, winter_game
+from wintergames.signals import winter_game_finished
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 5
 LIVE_TURN = datetime.timedelta(minutes=2)
@@ -115,6 +116,7 @@ def game_create(
         _start(game, seats)
     else:
         _touch(game, None)
+        push.lobby_changed()  # a game waiting for players: the lobby lists it
     return game
 
 
@@ -131,6 +133,7 @@ def game_join(*, game_id: int, user: User) -> WinterGame:
         raise ActionRefused(_("Every seat is taken."), status=409)
     seat.user = user
     seat.save(update_fields=["user"])
+    push.lobby_changed()  # a seat taken, or the game gone from the lobby
     if any(other.is_open for other in seats):
         _touch(game, None)
     else:
@@ -212,6 +215,8 @@ def _finish(game: WinterGame, seats: list[WinterSeat], state: winter.Game) -> No
     game.finished_at = timezone.now()
     game.deadline = None
     game.waiting_for = None
+    # In this transaction: the apps above (leaderboards' ratings) commit with the result.
+    winter_game_finished.send(sender=WinterGame, game=game, seats=seats, state=state)
 
 
 def _play(

@@ -1,0 +1,132 @@
+"""Every game's kind in the site's shared lists: My games, the profile, the lobby.
+
+The lists are drawn by ``games`` (My games, the lobby) and ``leaderboards`` (the profile);
+``games`` may not read ``wintergames``, so the Winter half of those lists is read here, an
+app above both games, and reaches ``games``' templates through the tags of
+``leaderboards/templatetags/game_lists.py``. Each read costs a fixed number of queries,
+however many games a player has.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from django.db.models import Count, Max, Prefetch, prefetch_related_objects
+
+from accounts.models import User
+from wintergames.models import WinterGame, WinterSeat
+from wintergames.selectors import games_open
+
+GameKind = Literal["limes", "winter", ""]
+
+#: The game filter's values (``?game=…``); anything else shows every game.
+GAME_KINDS: tuple[GameKind, ...] = ("limes", "winter")
+
+WINTER_IN_PLAY_SHOWN = 50
+WINTER_FINISHED_SHOWN = 20
+
+
+def game_kind(value: object) -> GameKind:
+    """The game filter read from an address: ``limes``, ``winter`` or "" (every game)."""
+    if value == "limes":
+        return "limes"
+    if value == "winter":
+        return "winter"
+    return ""
+
+
+@dataclass(frozen=True)
+class WinterEntry:
+    """One Winter game of a player: the game, their seat and everyone's seats in order."""
+
+    game: WinterGame
+    seat: WinterSeat
+    seats: list[WinterSeat]
+
+    @property
+    def others(self) -> list[WinterSeat]:
+        return [seat for seat in self.seats if seat.pk != self.seat.pk]
+
+    @property
+    def to_move(self) -> bool:
+        """Whether the game waits for this player's turn."""
+        return self.game.is_running and self.game.waiting_for_id == self.seat.user_id
+
+
+@dataclass(frozen=True)
+class WinterLists:
+    in_play: list[WinterEntry]
+    finished: list[WinterEntry]
+
+
+def winter_games_of(user: User) -> WinterLists:
+    """``user``'s Winter games: waiting or in play (theirs to move first), then the latest
+    finished. Three queries, however many games."""
+    mine = WinterGame.objects.filter(seats__user=user)
+    in_play = list(
+        mine.exclude(status=WinterGame.Status.FINISHED).order_by("-updated_at", "-pk")[
+            :WINTER_IN_PLAY_SHOWN
+        ]
+    )
+    finished = list(
+        mine.filter(status=WinterGame.Status.FINISHED).order_by("-finished_at", "-pk")[
+            :WINTER_FINISHED_SHOWN
+        ]
+    )
+    seats = WinterSeat.objects.select_related("user").order_by("position")
+    prefetch_related_objects([*in_play, *finished], Prefetch("seats", queryset=seats))
+
+    def entry(game: WinterGame) -> WinterEntry:
+        everyone = list(game.seats.all())
+        own = next(seat for seat in everyone if seat.user_id == user.pk)
+        return WinterEntry(game=game, seat=own, seats=everyone)
+
+    entries = [entry(game) for game in in_play]
+    entries.sort(key=lambda e: not e.to_move)
+    return WinterLists(in_play=entries, finished=[entry(game) for game in finished])
+
+
+@dataclass(frozen=True)
+class WinterOpen:
+    """A Winter game waiting for people, its seats in order."""
+
+    game: WinterGame
+    seats: list[WinterSeat]
+
+    @property
+    def player_ids(self) -> set[int]:
+        return {seat.user_id for seat in self.seats if seat.user_id is not None}
+
+
+def winter_open_games() -> list[WinterOpen]:
+    """Winter games waiting for people, newest first, their seats and players loaded.
+    Two queries."""
+    games = list(games_open())
+    seats = WinterSeat.objects.select_related("user").order_by("position")
+    prefetch_related_objects(games, Prefetch("seats", queryset=seats))
+    return [WinterOpen(game=game, seats=list(game.seats.all())) for game in games]
+
+
+@dataclass(frozen=True)
+class WinterLobby:
+    """The lobby's Winter half: the games waiting for people, and a signature that
+    changes whenever one enters or leaves the lobby or someone takes a seat."""
+
+    games: list[WinterOpen]
+    signature: str
+
+
+def winter_lobby_signature() -> str:
+    """One query: how many Winter games are open, and the latest change of one."""
+    values = WinterGame.objects.filter(status=WinterGame.Status.OPEN).aggregate(
+        count=Count("id"), latest=Max("updated_at")
+    )
+    latest = values["latest"].timestamp() if values["latest"] else 0
+    return f"{values['count']}-{latest:.6f}"
+
+
+def winter_lobby() -> WinterLobby:
+    """The signature first: a change between the two reads shows on the next poll."""
+    signature = winter_lobby_signature()
+    return WinterLobby(games=winter_open_games(), signature=signature)
