@@ -23,6 +23,8 @@ NAMES = {
     "javascript",
     "api",
 }
+# The second game's title, Carcassonne, is a name in every language.
+NAMES |= {"carcassonne"}
 # Players' own words, and English words Czech uses as they are.
 NAMES |= {"hraju", "hra", "čeká", "software"}
 # Words spelt as in English that are the right word in the language too (Czech keyboards
@@ -30,7 +32,7 @@ NAMES |= {"hraju", "hra", "čeká", "software"}
 SAME_WORDS = {
     "cs": {"reset", "shift", "enter", "home", "end", "data", "chat"},
     "de": {"browser", "lobby", "live", "solo", "standard", "diagonal", "code", "minute", "per",
-           "name", "computer", "link", "see", "passkey", "passkeys", "chat"},
+           "name", "computer", "link", "see", "passkey", "passkeys", "chat", "winter", "edition"},
     "fr": {"notifications", "point", "points", "profession", "score", "scores", "solo",
            "total", "zone", "zones", "standard", "minute", "minutes", "invitation", "code",
            "place", "excellent", "mode", "modes", "public", "page", "final", "menu", "record",
