@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 from typing import Any
@@ -124,6 +125,24 @@ def test_the_bot_sees_this_rounds_card_and_the_unseen_set_never_the_order(
     assert [number for number, _unseen in seen] == game.cards[:2]
     for index, (_number, unseen) in enumerate(seen):
         assert unseen == deck_numbers - set(game.cards[: index + 1])
+
+
+def test_a_computer_seat_thinks_on_the_workers_own_cpu_for_about_a_second(
+    user: User, committed: Committed, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The master's budget is the task worker's thread's CPU time, not the wall clock.
+    budgets: list[rules.bot.Budget | None] = []
+    real = rules.bot.bot_turn
+
+    def spy(board: rules.Board, card: rules.Card, **kwargs: Any) -> rules.Turn:
+        budgets.append(kwargs.get("budget"))
+        return real(board, card, **kwargs)
+
+    monkeypatch.setattr(rules.bot, "bot_turn", spy)
+    bot_game(user, committed, ["strong"])
+    assert budgets == [computer.SEAT_BUDGET]
+    assert computer.SEAT_BUDGET.clock is time.thread_time
+    assert computer.SEAT_BUDGET.seconds is not None and computer.SEAT_BUDGET.seconds <= 1.0
 
 
 def test_a_bot_task_that_runs_twice_or_late_changes_nothing(
