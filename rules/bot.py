@@ -19,7 +19,8 @@ Levels (``BOT_LEVELS``, weakest first):
 - ``master``: the strong level's search one card deeper, within a budget of CPU time
   (``rules.lookahead``: each shortlisted turn valued by the strong level's own two-ply value
   of the best reply to each of a few next cards, as many as the budget allows; the best
-  turn so far always ready). About a second of CPU a move (``MASTER_BUDGET``).
+  turn so far always ready). About a second of CPU a move (``MASTER_BUDGET``): 46.25 on 200
+  fresh deals, +0.79 ± 0.19 over strong on the same deals, 784 ms of CPU a move median.
 
 A level's ``Search`` is its whole configuration; ``search_turn`` plays any other one, for
 the lab (``benchmarks/lab/``) to compare settings on the same deals. The lab's three-ply
