@@ -11,6 +11,7 @@ themselves are ``rules.bot``'s, blind to the order of the cards to come.
 from __future__ import annotations
 
 import datetime
+import time
 
 from django.conf import settings
 from django.db import transaction
@@ -29,6 +30,11 @@ from games.models import DailyPar, Game, GameAnalysis, Ruleset, SeatAnalysis
 from games.rebuild import deck, game_moves, player_key, rules_game, unseen_cards, variants_of
 
 # -- computer players ------------------------------------------------------------------------
+
+#: How long a master seat thinks about a move (issue #53): about a second of the task
+#: worker's CPU, measured on its own thread (a loaded machine slows the answer, not the
+#: player). The other levels take no budget. Hints, analyses and the par never use it.
+SEAT_BUDGET = rules.bot.Budget(seconds=0.9, clock=time.thread_time)
 
 
 def bots_play(*, game_id: int, round_number: int) -> int:
@@ -63,6 +69,7 @@ def bots_play(*, game_id: int, round_number: int) -> int:
             variants=state.variants,
             level=seat.bot_level,
             seed=game.seed + 100 * round_number + seat.position,
+            budget=SEAT_BUDGET,
         )
         try:
             services.bot_move_submit(game=game, seat=seat, round_number=round_number, turn=turn)

@@ -267,18 +267,22 @@ class BotLevel(models.TextChoices):
     EASY = rules.bot.BotLevel.EASY.value, _("easy")
     REFERENCE = rules.bot.BotLevel.REFERENCE.value, _("reference")
     STRONG = rules.bot.BotLevel.STRONG.value, _("strong")
+    # Thinks about a second a move on the computers' queue (games.computer.SEAT_BUDGET).
+    MASTER = rules.bot.BotLevel.MASTER.value, _("master")
 
     @classmethod
     def choices_with_scores(cls) -> list[tuple[str, str]]:
-        """The levels with the mean score each makes on its own, for choosing one."""
-        return [
-            (
-                level.value,
-                gettext("%(level)s (scores about %(score)s)")
-                % {"level": level.label, "score": round(rules.bot.BotLevel(level).expected_score)},
-            )
-            for level in cls
-        ]
+        """The levels with the mean score each makes on its own, for choosing one (and, for
+        the master, that it takes its time)."""
+        choices = []
+        for level in cls:
+            score = round(rules.bot.BotLevel(level).expected_score)
+            if level == cls.MASTER:
+                text = gettext("%(level)s (thinks about a second a move, scores about %(score)s)")
+            else:
+                text = gettext("%(level)s (scores about %(score)s)")
+            choices.append((level.value, text % {"level": level.label, "score": score}))
+        return choices
 
 
 class Seat(models.Model):

@@ -16,18 +16,17 @@ Levels (``BOT_LEVELS``, weakest first):
   card buy (``budget``), every unseen card when that covers them. In round 15 every turn is
   ranked on every unseen card and the exact score after the best reply (``endgame``): the
   best turn there is, blind to the order of the cards.
-- ``master``: the strong level's search on a value distilled from one more card of
-  look-ahead (``rules.master``: the learned evaluation plus a small network's correction,
-  trained on the exact mean over every next card of the best reply's value,
-  ``benchmarks/lab/distill.py``). About twice the strong level's CPU; 0.07 ± 0.08 points
-  better on the same 600 deals, no more (the lab's notebook, issue #39). Needs numpy,
-  loaded with its weights when a master first plays.
+- ``master``: the strong level's search one card deeper, within a budget of CPU time
+  (``rules.lookahead``: each shortlisted turn valued by the strong level's own two-ply value
+  of the best reply to each of a few next cards, as many as the budget allows; the best
+  turn so far always ready). About a second of CPU a move (``MASTER_BUDGET``): 46.25 on 200
+  fresh deals, +0.79 ± 0.19 over strong on the same deals, 784 ms of CPU a move median.
 
 A level's ``Search`` is its whole configuration; ``search_turn`` plays any other one, for
 the lab (``benchmarks/lab/``) to compare settings on the same deals. The lab's three-ply
 (``benchmarks/lab/deeper_search.py``: each shortlisted turn valued by the strong level's own
 two-ply value of the best reply to each of a few next cards) gains about 0.8 points at 1.0 s
-of CPU a move median, 1.6 s mean, against 29 ms: no level uses it.
+of CPU a move median, 8 s p95, against 29 ms: the master is it, within a budget.
 
 Not loaded by ``import rules`` (as python-chess keeps ``chess.engine`` out of ``import
 chess``): import ``rules.bot`` where a bot plays. It reads the learned weights when it loads.
@@ -45,10 +44,10 @@ from __future__ import annotations
 
 import enum
 import random
+import time
 from collections import Counter
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 
 from rules.board import Board
 from rules.errors import InvalidInputError
@@ -75,7 +74,8 @@ class BotLevel(enum.StrEnum):
     @property
     def expected_score(self) -> float:
         """The level's mean solo score on the standard rules (``benchmarks/lab/bot_strength.py``,
-        1,000 seeded deals unless benchmarks/lab/NOTEBOOK.md says fewer)."""
+        1,000 seeded deals unless benchmarks/lab/NOTEBOOK.md says fewer: the master's, 200
+        deals of ``master_strength.py``)."""
         return _EXPECTED_SCORE[self]
 
 
@@ -83,12 +83,29 @@ _EXPECTED_SCORE = {
     BotLevel.EASY: 30.43,
     BotLevel.REFERENCE: 37.41,
     BotLevel.STRONG: 45.68,
-    BotLevel.MASTER: 45.76,
+    BotLevel.MASTER: 46.25,
 }
 BOT_LEVELS: tuple[str, ...] = tuple(BotLevel)
-#: Levels for the lab and the command line only, which the site does not seat: the master
-#: scores no measurably better than strong yet, at twice its CPU (issue #39).
-LAB_LEVELS: frozenset[BotLevel] = frozenset({BotLevel.MASTER})
+#: Levels for the lab and the command line only, which the site does not seat: none since
+#: the master looks one card deeper (issue #53; the distilled master of issue #39 was one).
+LAB_LEVELS: frozenset[BotLevel] = frozenset()
+
+
+@dataclass(frozen=True, slots=True)
+class Budget:
+    """How long the master thinks about a move: ``seconds`` of ``clock`` (CPU time of the
+    process by default, so that other load slows the answer, not the player; the site's
+    workers pass ``time.thread_time``), or, deterministic for tests and the lab, at most
+    ``replies`` replies valued one card deeper. ``None``: no limit of that kind. Whatever
+    the budget, even none, the answer is a legal turn."""
+
+    seconds: float | None = 1.0
+    replies: int | None = None
+    clock: Callable[[], float] = time.process_time
+
+
+#: The master's budget when none is given: about a second of CPU a move (issue #53).
+MASTER_BUDGET = Budget(seconds=0.9)
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,17 +162,9 @@ ASSESSMENT = Search(_LEARNED, candidates=1)
 def search_of(level: BotLevel) -> Search:
     """The search a searching level plays with; raises ``KeyError`` for another level."""
     if level == BotLevel.MASTER:
-        return _master_search()
+        # The master searches as the strong level does, one card deeper.
+        return _SEARCHES[BotLevel.STRONG]
     return _SEARCHES[level]
-
-
-@lru_cache(maxsize=1)
-def _master_search() -> Search:
-    # The master's value needs numpy: loaded when a master first plays, once per process.
-    from rules.master import load_master
-
-    # The strong level's two-ply, on the master's value.
-    return Search(load_master(), candidates=4, samples=4, budget=300, margin=1.0, endgame=1)
 
 
 def search_turn(
@@ -181,17 +190,25 @@ def bot_turn(
     variants: Variants = Variants(),
     level: str = "strong",
     seed: int = 0,
+    budget: Budget | None = None,
 ) -> Turn:
     """The level's turn for ``card`` on ``board``.
 
     ``unseen``: the deck's cards not yet revealed (their order unknown to the bot).
-    Deterministic for the same inputs and seed. Raises ``InvalidInputError`` for an unknown
-    level.
+    ``budget``: the master's (``MASTER_BUDGET`` if ``None``); the other levels need none.
+    Deterministic for the same inputs and seed (the master: for a budget of ``replies``).
+    Raises ``InvalidInputError`` for an unknown level.
     """
     if level == BotLevel.REFERENCE:
         return reference_turn(board, card, variants)
     if level == BotLevel.EASY:
         return _easy_turn(board, card, variants, _rng(seed, board, card))
+    if level == BotLevel.MASTER:
+        from rules.lookahead import master_choices
+
+        search = search_of(BotLevel.MASTER)
+        chosen = budget if budget is not None else MASTER_BUDGET
+        return master_choices(board, card, variants, unseen, seed, search, chosen)[0][1]
     if level in BOT_LEVELS:
         search = search_of(BotLevel(level))
         return search_turn(board, card, unseen=unseen, search=search, variants=variants, seed=seed)
@@ -404,8 +421,8 @@ def _two_ply(
 def _best_values(
     boards: list[Board], card: Card, variants: Variants, outlook: Outlook, evaluation: Evaluation
 ) -> list[float]:
-    # ``best_values`` on the evaluation, or the evaluation's own batch of them: the master's
-    # network value (``rules.master.MasterValue``), which no sum over regions has.
+    # ``best_values`` on the evaluation, or the evaluation's own batch of them: the lab's
+    # network value (``benchmarks/lab/distilled.py``), which no sum over regions has.
     batch = getattr(evaluation, "best_values", None)
     if batch is not None:
         return batch(boards, card, variants, outlook)  # type: ignore[no-any-return]

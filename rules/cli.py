@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from typing import IO, Any
 
 from rules.board import Board
-from rules.bot import BOT_LEVELS, bot_turn
+from rules.bot import BOT_LEVELS, MASTER_BUDGET, Budget, bot_turn
 from rules.deck import DEFAULT_DECK_PATH, Deck, load_deck
 from rules.errors import IllegalMoveError, InvalidInputError, RulesError
 from rules.landscape import Landscape
@@ -37,6 +37,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     bot = commands.add_parser("bot", help="answer limes-bot/1 positions, one a line, with turns")
     bot.add_argument("--level", choices=BOT_LEVELS, default="strong", help="default: strong")
     bot.add_argument("--seed", type=int, default=0, help="fixes any randomness (default 0)")
+    bot.add_argument(
+        "--budget",
+        type=_seconds,
+        default=MASTER_BUDGET.seconds,
+        metavar="SECONDS",
+        help=f"the master's CPU seconds a line (default {MASTER_BUDGET.seconds})",
+    )
     args = parser.parse_args(argv)
 
     source = getattr(args, "zonemap", None) or getattr(args, "record", None)
@@ -45,7 +52,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command == "bot":
             deck = load_deck()  # faults in the deck file are reported before any line is read
-            return _serve_bot(deck, args.level, args.seed, sys.stdin.buffer, sys.stdout)
+            budget = Budget(seconds=args.budget)
+            return _serve_bot(deck, args.level, args.seed, sys.stdin.buffer, sys.stdout, budget)
         if args.command == "deck":
             result: Any = load_deck().to_json()
         elif args.command == "score":
@@ -106,11 +114,28 @@ def _replay(text: str) -> dict[str, Any]:
     }
 
 
-def _serve_bot(deck: Deck, level: str, seed: int, lines: IO[bytes], out: IO[str]) -> int:
+def _seconds(text: str) -> float:
+    try:
+        seconds = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not 0 <= seconds < float("inf"):
+        raise argparse.ArgumentTypeError(f"seconds are 0 or more: {text!r}")
+    return seconds
+
+
+def _serve_bot(
+    deck: Deck,
+    level: str,
+    seed: int,
+    lines: IO[bytes],
+    out: IO[str],
+    budget: Budget = MASTER_BUDGET,
+) -> int:
     # One answer a line, flushed at once: the caller waits for it before the next line.
     for raw in iter(lines.readline, b""):
         try:
-            answer = turn_to_json(_bot_answer(deck, level, seed, raw))
+            answer = turn_to_json(_bot_answer(deck, level, seed, raw, budget))
         except (RulesError, ValueError, RecursionError) as error:
             answer = {"error": str(error) or type(error).__name__}
         except Exception as error:  # a bug must not end every game this process serves
@@ -120,7 +145,7 @@ def _serve_bot(deck: Deck, level: str, seed: int, lines: IO[bytes], out: IO[str]
     return EXIT_OK
 
 
-def _bot_answer(deck: Deck, level: str, seed: int, raw: bytes) -> Turn:
+def _bot_answer(deck: Deck, level: str, seed: int, raw: bytes, budget: Budget) -> Turn:
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
@@ -165,4 +190,6 @@ def _bot_answer(deck: Deck, level: str, seed: int, raw: bytes) -> Turn:
         except IllegalMoveError as error:
             raise IllegalMoveError(f"round {number}: {error}") from None
     unseen = [card for card in deck if card.number not in set(cards)]
-    return bot_turn(board, revealed[-1], unseen=unseen, variants=variants, level=level, seed=seed)
+    return bot_turn(
+        board, revealed[-1], unseen=unseen, variants=variants, level=level, seed=seed, budget=budget
+    )

@@ -2,7 +2,7 @@
 
     python benchmarks/lab/distill.py label [--deals 3000] [--label-seed 5000000] [--jobs 2]
     python benchmarks/lab/distill.py fit [--seed 0] [--epochs 40] [--hidden 48] [--focus 0.3]
-        [--out rules/weights/master.json] [--curve benchmarks/lab/master_curve.svg]
+        [--out benchmarks/lab/distilled.json] [--curve benchmarks/lab/master_curve.svg]
         [--extra grid,free,table,contention]
     python benchmarks/lab/distill.py all [--deals 3000] ...      # both, one command
 
@@ -19,7 +19,7 @@ labelled afterstates for 2.6 to 2.9 s of CPU. Labels go to
 ``benchmarks/lab/training/labels/`` (git-ignored), one file per 10 deals: a run stopped
 and started again labels only the deals it lacks.
 
-``fit`` trains the network (``rules.master``: the linear value plus a ``tanh`` MLP's
+``fit`` trains the network (``benchmarks/lab/distilled.py``: the linear value plus a ``tanh`` MLP's
 correction) on every label file of the seeds asked for, by Adam on the squared error of the
 correction, deterministic from ``--seed`` (numpy on one thread). Deals whose seed is a
 multiple of 10 are held out: the log gives, per epoch, the held-out within-move RMSE and the regret
@@ -72,8 +72,8 @@ Record = tuple[int, int, list[int], list[Row]]
 
 def label_deal(seed: int) -> list[Record]:
     """Deal ``seed``'s labelled moves (see the module docstring)."""
+    from benchmarks.lab.distilled import inputs
     from benchmarks.lab.evaluator_screen import placed_cards
-    from rules.master import inputs
 
     weights = load_weights()
     variants = Variants()
@@ -216,7 +216,7 @@ def regret(values, target, move) -> float:  # type: ignore[no-untyped-def]
 def fit(args: argparse.Namespace) -> None:
     import numpy as np
 
-    from rules.master import MasterValue
+    from benchmarks.lab.distilled import MasterValue
 
     extra = [name for name in args.extra.split(",") if name]
     x, linear, target, move, held = load(args.label_seed, args.deals, extra)
@@ -314,7 +314,7 @@ def fit(args: argparse.Namespace) -> None:
         )
     assert best is not None
     if extra:
-        # rules.master computes only its own inputs: such a network is a screen, not a level.
+        # distilled.py computes only its own inputs: such a network is a screen, not a level.
         print(f"epoch {best[1]} was the best near the top; with --extra nothing is written")
     else:
         Path(args.out).write_text(json.dumps(best[2].to_json()) + "\n", encoding="utf-8")
@@ -395,7 +395,7 @@ def main() -> None:
     parser.add_argument("--focus", type=float, default=0.3, help="points; 0: all alike")
     parser.add_argument("--level", type=float, default=0.1, help="weight of the level")
     parser.add_argument("--rate", type=float, default=0.003)
-    parser.add_argument("--out", default="rules/weights/master.json")
+    parser.add_argument("--out", default="benchmarks/lab/distilled.json")
     parser.add_argument("--curve", default="benchmarks/lab/master_curve.svg")
     parser.add_argument(
         "--extra", default="", help="evaluator_screen.py families as more inputs: a screen"

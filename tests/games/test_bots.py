@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 from typing import Any
@@ -15,6 +16,7 @@ import rules
 import rules.bot
 from accounts.models import User
 from core.errors import ActionRefused
+from floor.taskqueue import COMPUTERS
 from games import computer, rebuild, services
 from games.models import BotLevel, Game, Move, Seat
 from leaderboards.models import PlayerRating, PlayerResult
@@ -124,6 +126,24 @@ def test_the_bot_sees_this_rounds_card_and_the_unseen_set_never_the_order(
     assert [number for number, _unseen in seen] == game.cards[:2]
     for index, (_number, unseen) in enumerate(seen):
         assert unseen == deck_numbers - set(game.cards[: index + 1])
+
+
+def test_a_computer_seat_thinks_on_the_workers_own_cpu_for_about_a_second(
+    user: User, committed: Committed, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The master's budget is the task worker's thread's CPU time, not the wall clock.
+    budgets: list[rules.bot.Budget | None] = []
+    real = rules.bot.bot_turn
+
+    def spy(board: rules.Board, card: rules.Card, **kwargs: Any) -> rules.Turn:
+        budgets.append(kwargs.get("budget"))
+        return real(board, card, **kwargs)
+
+    monkeypatch.setattr(rules.bot, "bot_turn", spy)
+    bot_game(user, committed, ["strong"])
+    assert budgets == [computer.SEAT_BUDGET]
+    assert computer.SEAT_BUDGET.clock is time.thread_time
+    assert computer.SEAT_BUDGET.seconds is not None and computer.SEAT_BUDGET.seconds <= 1.0
 
 
 def test_a_bot_task_that_runs_twice_or_late_changes_nothing(
@@ -261,5 +281,20 @@ def test_the_levels_a_game_seats_are_the_rules_levels_each_with_its_expected_sco
     labels = dict(BotLevel.choices_with_scores())
     assert labels["reference"] == "reference (scores about 37)"
     assert labels["strong"].startswith("strong (scores about ")
-    # The master plays from the command line and in the lab, not in the site's games.
-    assert "master" not in labels
+    # The master says it takes its time.
+    assert labels["master"].startswith("master (thinks about a second a move, scores about ")
+
+
+def test_a_master_seat_plays_its_turns_on_the_computers_queue(
+    user: User, committed: Committed, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A small budget of replies: the same search, quick and deterministic in a test.
+    monkeypatch.setattr(computer, "SEAT_BUDGET", rules.bot.Budget(seconds=None, replies=8))
+    assert computer.bots_play_task.queue_name == COMPUTERS
+    game = bot_game(user, committed, ["master"])
+    assert [seat.display_name for seat in game.seats.order_by("position")][1] == (
+        "Computer 2 (master)"
+    )
+    with committed():
+        play_turn(game, user)
+    assert rounds_of(game) == {user.username: 1, "Computer 2 (master)": 2}

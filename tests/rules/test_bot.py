@@ -22,6 +22,7 @@ from rules.bot import (
     ASSESSMENT,
     BOT_LEVELS,
     BotLevel,
+    Budget,
     Search,
     _strong_choices,
     _strong_ranked,
@@ -58,10 +59,16 @@ def test_every_level_plays_a_legal_turn(
     seed: int, variants: Variants, rounds: int, level: str, bot_seed: int
 ) -> None:
     board, card, unseen = position(seed, variants, rounds)
-    turn = bot_turn(board, card, unseen=unseen, variants=variants, level=level, seed=bot_seed)
-    board.play(card, turn, variants)  # raises if illegal
-    again = bot_turn(board, card, unseen=unseen, variants=variants, level=level, seed=bot_seed)
-    assert again == turn
+    # The master is deterministic on a budget of replies (on CPU seconds it may not be).
+    budget = Budget(seconds=None, replies=16)
+    turns = [
+        bot_turn(
+            board, card, unseen=unseen, variants=variants, level=level, seed=bot_seed, budget=budget
+        )
+        for _ in range(2)
+    ]
+    board.play(card, turns[0], variants)  # raises if illegal
+    assert turns[0] == turns[1]
 
 
 def test_reference_level_is_the_reference_player() -> None:
@@ -144,10 +151,11 @@ def test_the_strong_level_is_blind_to_the_order_of_the_cards_to_come(rounds: int
     board, card, unseen = position(rounds, variants, rounds)
     shuffled = random.Random(rounds).sample(unseen, len(unseen))
     assert shuffled != unseen
+    budget = Budget(seconds=None, replies=16)  # the master's, deterministic
     for level in BOT_LEVELS:
-        assert bot_turn(board, card, unseen=unseen, variants=variants, level=level) == bot_turn(
-            board, card, unseen=shuffled, variants=variants, level=level
-        )
+        assert bot_turn(
+            board, card, unseen=unseen, variants=variants, level=level, budget=budget
+        ) == bot_turn(board, card, unseen=shuffled, variants=variants, level=level, budget=budget)
 
 
 # -- assess_turn ---------------------------------------------------------------------------

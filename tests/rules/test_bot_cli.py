@@ -156,3 +156,28 @@ def test_unknown_level_is_a_usage_error() -> None:
     )
     assert done.returncode == 2
     assert b"invalid choice" in done.stderr
+
+
+def test_the_master_answers_legal_turns_within_its_budget() -> None:
+    deck = load_deck()
+    cards = list(deck.deal(random.Random(12)))[:6]
+    process = Bot("--level", "master", "--budget", "0.05")
+    board = Board()
+    turns: list[Any] = []
+    for k in range(1, 7):
+        answer = process.ask(position(cards[:k], turns))
+        board = board.play(deck.card(cards[k - 1]), turn_from_json(answer))  # raises if illegal
+        turns.append(answer)
+    assert process.close()[0] == 0
+
+
+@pytest.mark.parametrize("budget", ["-1", "soon", "inf"])
+def test_a_budget_that_is_not_seconds_is_a_usage_error(budget: str) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "rules", "bot", "--level", "master", "--budget", budget],
+        capture_output=True,
+        cwd=ROOT,
+        timeout=30,
+    )
+    assert done.returncode == 2
+    assert b"--budget" in done.stderr

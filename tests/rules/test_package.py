@@ -32,14 +32,14 @@ def test_rules_imports_nothing_from_django() -> None:
 
 def test_import_rules_loads_no_bot_and_no_weights() -> None:
     # As ``import chess`` leaves ``chess.engine`` out: the bots, their evaluation and its
-    # learned weights load only where a bot plays (``import rules.bot``); the master's value
-    # and numpy only where a master plays (tests/rules/test_master.py).
+    # learned weights load only where a bot plays (``import rules.bot``); the master's
+    # search only where a master plays, and numpy never (tests/rules/test_master.py).
     code = (
         "import sys, rules\n"
-        "bots = ('rules.bot', 'rules.evaluation', 'rules.master', 'numpy')\n"
+        "bots = ('rules.bot', 'rules.evaluation', 'rules.lookahead', 'numpy')\n"
         "loaded = sorted(m for m in sys.modules if m in bots)\n"
         "import rules.bot\n"
-        "loaded += [m for m in sys.modules if m in ('rules.master', 'numpy')]\n"
+        "loaded += [m for m in sys.modules if m in ('rules.lookahead', 'numpy')]\n"
         "print(loaded, rules.bot.search_of(rules.bot.BotLevel.STRONG).evaluation)\n"
     )
     printed = fresh_python(code)
@@ -63,6 +63,15 @@ def test_doctests(name: str) -> None:
 def test_doctests_exist() -> None:
     attempted = sum(doctest.testmod(importlib.import_module(n)).attempted for n in MODULES)
     assert attempted >= 5
+
+
+def test_no_module_of_rules_imports_numpy() -> None:
+    # The site installs no numpy (requirements.txt): the lab's distilled value left rules/.
+    pattern = re.compile(r"^\s*(import|from)\s+numpy\b", re.MULTILINE)
+    for path in Path(rules.__file__).parent.rglob("*.py"):
+        assert not pattern.search(path.read_text(encoding="utf-8")), path
+    requirements = Path(rules.__file__).parents[1] / "requirements.txt"
+    assert "numpy" not in requirements.read_text(encoding="utf-8")
 
 
 def test_public_api_is_one_import() -> None:

@@ -1,20 +1,21 @@
-"""The master level's value: the learned linear evaluation plus a small network's correction,
-distilled from one more card of look-ahead (issue #39).
+"""The distilled value of issue #39, now the lab's: the learned linear evaluation plus a
+small network's correction, distilled from one more card of look-ahead.
 
-The strong level values an afterstate linearly (``rules.evaluation.LearnedWeights``). The
-master's value is that plus the output of a small multilayer perceptron (two hidden layers
-of ``tanh``) over the same features and a few of the outlook's (``inputs``), trained on the
+The strong level values an afterstate linearly (``rules.evaluation.LearnedWeights``). This
+value is that plus the output of a small multilayer perceptron (two hidden layers of
+``tanh``) over the same features and a few of the outlook's (``inputs``), trained on the
 *one-step* value of afterstates: the mean, over every unseen next card, of the linear
-value of the best reply (``benchmarks/lab/distill.py``). The master level searches as the
-strong level does on it, every reply of a move valued in one batch
-(``MasterValue.best_values``, which ``rules.bot``'s two-ply calls when an evaluation has
-it). It plays a little better than strong (+0.07 ± 0.08 points on 600 deals) at about
-twice its CPU: the network ranks a move's good turns about as the linear value does
-(benchmarks/lab/NOTEBOOK.md, issue #39, says what it would take to do better).
+value of the best reply (``benchmarks/lab/distill.py``). The strong level's search plays
+on it (``rules.bot.search_turn`` with ``Search(load_master(), ...)``), every reply of a
+move valued in one batch (``MasterValue.best_values``, which ``rules.bot``'s two-ply calls
+when an evaluation has it). It played +0.07 ± 0.08 points better than strong on 600 deals,
+then +0.00 ± 0.15 with eleven times the labels (benchmarks/lab/NOTEBOOK.md): the master
+level looks one card deeper instead (``rules.lookahead``, issue #53), and this left
+``rules/``.
 
-Needs numpy, which the rest of ``rules`` never imports: ``rules.bot`` imports this module
-only when a master plays. The weights are read once per process (``load_master``), from
-``rules/weights/master.json`` (format ``limes-master/1``).
+Needs numpy, which the site does not install: ``pip install numpy`` to run the lab's
+distillation. The weights are read once per process (``load_master``), from
+``benchmarks/lab/distilled.json`` (format ``limes-master/1``).
 """
 
 from __future__ import annotations
@@ -48,7 +49,7 @@ from rules.evaluation import (
 )
 from rules.model import ROUNDS, Card, Variants
 
-MASTER_PATH = Path(__file__).resolve().parent / "weights" / "master.json"
+MASTER_PATH = Path(__file__).resolve().parent / "distilled.json"
 MASTER_FORMAT = "limes-master/1"
 #: The network's inputs: the linear features but the constant, then the rounds left (a
 #: share of 15), the fill share, the unseen terrain shares and the workers in the supply.
@@ -218,7 +219,7 @@ class MasterValue:
         return [float(v) for v in best]
 
     def to_json(self) -> dict[str, object]:
-        """The shape of ``rules/weights/master.json`` (the linear weights apart)."""
+        """The shape of ``benchmarks/lab/distilled.json`` (the linear weights apart)."""
         return {
             "format": MASTER_FORMAT,
             "inputs": INPUTS,
