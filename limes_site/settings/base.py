@@ -136,7 +136,7 @@ TEMPLATES = [
                 "limes_site.chrome.menu",
             ],
             # {% partialdef %} everywhere without a {% load %} in each template.
-            "builtins": ["template_partials.templatetags.partials"],
+            "builtins": ["template_partials.templatetags.partials", "core.htmltime"],
         },
     },
 ]

@@ -28,8 +28,9 @@ MINUTE = datetime.timedelta(minutes=1)
 
 
 def html_time(when: datetime.datetime) -> str:
-    """A time as the pages write it in ``<time datetime>``: to the second, as HTML allows."""
-    return f"{when:%Y-%m-%dT%H:%M:%S%z}"
+    """A time as the pages write it in ``<time datetime>``: to the millisecond, as HTML
+    allows (a countdown read to the second only would end up to a second early)."""
+    return f"{when:%Y-%m-%dT%H:%M:%S}.{when.microsecond // 1000:03d}{when:%z}"
 
 
 def entered(tournament: Tournament, *names: str) -> list[User]:
