@@ -278,12 +278,34 @@ class WeeklyBest(models.Model):
         return f"{self.user} ({self.ruleset}, week of {self.week}): {self.score}"
 
 
-class PlayerRating(models.Model):
-    """A player's multiplayer rating in one ruleset (openskill Plackett–Luce).
+class Rating(models.Model):
+    """What every rating holds (openskill Plackett–Luce): ``ordinal`` (mu − 3 sigma) is what
+    a board sorts by and what seats record before and after each game. Below
+    ``PROVISIONAL_GAMES`` rated games the rating is provisional."""
 
-    ``ordinal`` (mu − 3 sigma) is what the board sorts by and what seats record before and
-    after each game. Below ``PROVISIONAL_GAMES`` rated games the rating is provisional.
-    """
+    mu = models.FloatField(_("mean skill (μ)"))
+    sigma = models.FloatField(_("uncertainty (σ)"))
+    ordinal = models.FloatField(_("rating"))
+    games = models.PositiveIntegerField(_("games"), default=0, help_text=_("Rated games played."))
+    last_game_at = models.DateTimeField(_("last game at"), null=True, blank=True)
+
+    class Meta:
+        abstract = True
+
+    @property
+    def is_provisional(self) -> bool:
+        return self.games < PROVISIONAL_GAMES
+
+    @property
+    def display(self) -> int:
+        """The rating on the 1500-based scale players see (``rating.display_rating``)."""
+        from leaderboards.rating import display_rating
+
+        return display_rating(self.ordinal)
+
+
+class PlayerRating(Rating):
+    """A player's multiplayer rating in one ruleset of Limes."""
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -292,11 +314,6 @@ class PlayerRating(models.Model):
         verbose_name=_("player"),
     )
     ruleset = models.CharField(_("ruleset"), max_length=10, choices=Ruleset.choices)
-    mu = models.FloatField(_("mean skill (μ)"))
-    sigma = models.FloatField(_("uncertainty (σ)"))
-    ordinal = models.FloatField(_("rating"))
-    games = models.PositiveIntegerField(_("games"), default=0, help_text=_("Rated games played."))
-    last_game_at = models.DateTimeField(_("last game at"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("player rating")
@@ -316,19 +333,8 @@ class PlayerRating(models.Model):
     def __str__(self) -> str:
         return f"{self.user} ({self.ruleset}): {self.ordinal:.1f}"
 
-    @property
-    def is_provisional(self) -> bool:
-        return self.games < PROVISIONAL_GAMES
 
-    @property
-    def display(self) -> int:
-        """The rating on the 1500-based scale players see (``rating.display_rating``)."""
-        from leaderboards.rating import display_rating
-
-        return display_rating(self.ordinal)
-
-
-class WinterRating(models.Model):
+class WinterRating(Rating):
     """A player's rating in Carcassonne: Winter Edition (openskill Plackett–Luce, as
     ``PlayerRating`` for Limes, on the same scale).
 
@@ -342,11 +348,6 @@ class WinterRating(models.Model):
         related_name="+",
         verbose_name=_("player"),
     )
-    mu = models.FloatField(_("mean skill (μ)"))
-    sigma = models.FloatField(_("uncertainty (σ)"))
-    ordinal = models.FloatField(_("rating"))
-    games = models.PositiveIntegerField(_("games"), default=0, help_text=_("Rated games played."))
-    last_game_at = models.DateTimeField(_("last game at"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("Winter rating")
@@ -362,14 +363,3 @@ class WinterRating(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} (Winter): {self.ordinal:.1f}"
-
-    @property
-    def is_provisional(self) -> bool:
-        return self.games < PROVISIONAL_GAMES
-
-    @property
-    def display(self) -> int:
-        """The rating on the 1500-based scale players see (``rating.display_rating``)."""
-        from leaderboards.rating import display_rating
-
-        return display_rating(self.ordinal)
