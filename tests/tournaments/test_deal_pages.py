@@ -92,10 +92,9 @@ def test_an_asynchronous_deal_is_the_tournaments_and_ends_with_the_next_deal(
     assert f"Solo game #{own.pk}" in page and 'data-testid="play-again"' in page
 
 
-def test_a_finished_live_deal_shows_the_next_deal_its_clock_and_the_way_there(
-    committed: Callable[[], Any],
-) -> None:
-    tournament = services.tournament_create(
+def friday_night_live() -> Tournament:
+    """A live tournament of two deals, 30 s a card, starting in a minute."""
+    return services.tournament_create(
         name="Friday night live",
         ruleset="standard",
         deal_count=2,
@@ -103,14 +102,27 @@ def test_a_finished_live_deal_shows_the_next_deal_its_clock_and_the_way_there(
         format=Tournament.Format.LIVE,
         round_seconds=30,
     )
+
+
+def first_deal_played(
+    tournament: Tournament, players: list[User], committed: Callable[[], Any]
+) -> None:
+    """Deal the first deal and have everyone play its 16 cards, card by card together."""
+    with committed():
+        services.live_advance(tournament=tournament)
+    for _round in range(16):
+        with committed():
+            for player in players:
+                play_turn(game_of(tournament, player, 1), player)
+
+
+def test_a_finished_live_deal_shows_the_next_deal_its_clock_and_the_way_there(
+    committed: Callable[[], Any],
+) -> None:
+    tournament = friday_night_live()
     ana, ben = entered(tournament, "ana", "ben")
     with time_machine.travel(tournament.starts_at + datetime.timedelta(seconds=1), tick=False):
-        with committed():
-            services.live_advance(tournament=tournament)
-        for _round in range(16):
-            with committed():
-                play_turn(game_of(tournament, ana, 1), ana)
-                play_turn(game_of(tournament, ben, 1), ben)
+        first_deal_played(tournament, [ana, ben], committed)
         first, second = game_of(tournament, ana, 1), game_of(tournament, ana, 2)
         assert first.is_finished and second.is_active
         client = Client()
@@ -196,22 +208,10 @@ def test_a_finished_live_deal_compares_its_players_with_their_table_during_the_b
 ) -> None:
     # Issue #51: the table played these cards together; its panel said "No one else has
     # played these cards yet" until the tournament's results were counted.
-    tournament = services.tournament_create(
-        name="Friday night live",
-        ruleset="standard",
-        deal_count=2,
-        starts_at=timezone.now() + MINUTE,
-        format=Tournament.Format.LIVE,
-        round_seconds=30,
-    )
+    tournament = friday_night_live()
     ana, ben = entered(tournament, "ana", "ben")
     with time_machine.travel(tournament.starts_at + datetime.timedelta(seconds=1), tick=False):
-        with committed():
-            services.live_advance(tournament=tournament)
-        for _round in range(16):
-            with committed():
-                play_turn(game_of(tournament, ana, 1), ana)
-                play_turn(game_of(tournament, ben, 1), ben)
+        first_deal_played(tournament, [ana, ben], committed)
         first = game_of(tournament, ana, 1)
         assert first.is_finished and game_of(tournament, ana, 2).is_active
         client = Client()
