@@ -10,12 +10,22 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games.models import Game, duration_label
+from wintergames.models import WinterGame
 
 CHAT_MESSAGE_MAX_LENGTH = 300
 
 
 def _not_self(first: str, second: str, name: str) -> models.CheckConstraint:
     return models.CheckConstraint(condition=~Q(**{first: models.F(second)}), name=name)
+
+
+def _one_game(name: str) -> models.CheckConstraint:
+    """Of a Limes game and a Winter game, exactly one is set."""
+    return models.CheckConstraint(
+        condition=(Q(game__isnull=False) & Q(winter_game__isnull=True))
+        | (Q(game__isnull=True) & Q(winter_game__isnull=False)),
+        name=name,
+    )
 
 
 class Follow(models.Model):
@@ -188,8 +198,22 @@ class QuickPhrase(models.TextChoices):
 class ChatMessage(models.Model):
     """One message of a game's chat: plain text, or a quick phrase."""
 
+    # A message belongs to one game, of Limes (``game``) or of Winter (``winter_game``).
     game = models.ForeignKey(
-        Game, on_delete=models.CASCADE, related_name="chat_messages", verbose_name=_("game")
+        Game,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="chat_messages",
+        verbose_name=_("game"),
+    )
+    winter_game = models.ForeignKey(
+        WinterGame,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="chat_messages",
+        verbose_name=_("Winter game"),
     )
     # Emptied when the author deletes their account: the message stays, by "deleted player".
     author = models.ForeignKey(
@@ -221,9 +245,11 @@ class ChatMessage(models.Model):
                 condition=(Q(text="") & ~Q(phrase="")) | (~Q(text="") & Q(phrase="")),
                 name="chat_message_text_or_phrase",
             ),
+            _one_game("chat_message_one_game"),
         ]
         indexes = [
             models.Index(fields=["game", "id"], name="chat_by_game"),
+            models.Index(fields=["winter_game", "id"], name="chat_by_winter_game"),
             models.Index(fields=["author", "created_at"], name="chat_by_author"),
         ]
 
@@ -245,7 +271,20 @@ class ChatRead(models.Model):
     """
 
     game = models.ForeignKey(
-        Game, on_delete=models.CASCADE, related_name="+", verbose_name=_("game")
+        Game,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("game"),
+    )
+    winter_game = models.ForeignKey(
+        WinterGame,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("Winter game"),
     )
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -261,6 +300,12 @@ class ChatRead(models.Model):
         verbose_name_plural = _("chat read marks")
         constraints = [
             models.UniqueConstraint(fields=["user", "game"], name="chat_read_once"),
+            models.UniqueConstraint(
+                fields=["user", "winter_game"],
+                condition=Q(winter_game__isnull=False),
+                name="chat_read_winter_once",
+            ),
+            _one_game("chat_read_one_game"),
         ]
 
     def __str__(self) -> str:

@@ -52,6 +52,22 @@ class WinterGame(models.Model):
         related_name="+",
         help_text="The person to move, while the game runs (a computer's turn: nobody).",
     )
+    turn_seconds = models.PositiveIntegerField(
+        null=True,
+        blank=True,
+        help_text="Time for a turn at a timed pace; empty: the pace's default.",
+    )
+    # Players of a finished game may play it again: one rematch at most.
+    rematch_of = models.OneToOneField(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="rematch",
+    )
+    # Moderation: a hidden game counts for no rating and shows on no list but its players'.
+    hidden = models.BooleanField(_("hidden"), default=False)
+    hidden_reason = models.CharField(_("reason for hiding"), max_length=200, blank=True)
 
     class Meta:
         indexes = [models.Index(fields=["status", "-created_at"], name="winter_game_status")]
