@@ -34,6 +34,8 @@
     return system ? `${browser}, ${system}` : browser;
   };
 
+  class Refused extends Error {}
+
   const subscribe = async () => {
     const permission = await Notification.requestPermission();
     if (permission !== "granted") {
@@ -58,13 +60,20 @@
       headers: { "X-CSRFToken": csrfToken() },
       credentials: "same-origin",
     });
-    if (!response.ok) throw new Error(String(response.status));
+    if (!response.ok) {
+      // The server says why in its own words (translated): too many devices, say.
+      const answer = await response.json().catch(() => ({}));
+      throw new Refused(answer.error || "");
+    }
     window.location.reload();
   };
 
   box.addEventListener("click", (event) => {
     if (!(event.target instanceof Element) || !event.target.closest("[data-webpush-on]")) return;
     say(gettext("Turning notifications on…"));
-    subscribe().catch(() => say(gettext("This device could not be subscribed. Try again later.")));
+    subscribe().catch((error) => {
+      const why = error instanceof Refused ? error.message : "";
+      say(why || gettext("This device could not be subscribed. Try again later."));
+    });
   });
 })();

@@ -89,3 +89,25 @@ def test_a_subscribed_device_gets_the_opponents_move_decrypted(
     (message,) = push_service.messages("chromium")
     assert message["url"] == f"/games/{game.pk}/"
     assert message["body"] == f"Round 2 of game #{game.pk} waits for your move."
+
+
+def test_a_device_past_the_limit_is_told_why_in_the_servers_words(
+    page: Any, live_server: Any, push_service: PushService, settings: Any
+) -> None:
+    settings.LIMES_PUSH_DEVICES_PER_PLAYER = 2
+    ben = UserFactory()
+    push_service.device(ben, "phone")
+    push_service.device(ben, "tablet")
+    made = push_service.device(ben, "chromium")
+    keys = {"endpoint": made.endpoint, "p256dh": made.p256dh, "auth": made.auth}
+    made.delete()
+    page.context.add_init_script(_PROMPTS)
+    page.context.add_init_script(_STAND_IN % json.dumps(keys))
+    sign_in(page, live_server.url, ben.username)
+    page.goto(f"{live_server.url}/players/settings/")
+    page.get_by_role("button", name="Turn on notifications on this device").click()
+    # The 409's own message, not a bare "try again later": the player knows what to do.
+    expect(page.locator("[data-webpush-status]")).to_have_text(
+        "Notifications already reach as many devices as they may: remove one first."
+    )
+    assert PushSubscription.objects.filter(user=ben).count() == 2
