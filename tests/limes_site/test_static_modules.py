@@ -1,0 +1,67 @@
+"""The board's ES modules load under production's static files (hashed names).
+
+collectstatic with production's storage names every file by its content's hash; the
+board's modules import one another by their plain names, which the page's import map
+(templates/games/_board_scripts.html) turns into the hashed ones. Every import of every
+module, followed from the page's entry script through the map, must reach a file that
+collectstatic wrote: otherwise the board is dead in production and nowhere else.
+"""
+
+from __future__ import annotations
+
+import json
+import posixpath
+import re
+from pathlib import Path
+
+from tests.fresh_django import PROD_ENV, run_django
+
+COLLECT_AND_DRAW = """
+import json
+from django.core.management import call_command
+from django.template import engines
+from django.test import override_settings
+with override_settings(STATIC_ROOT={root!r}):
+    call_command("collectstatic", interactive=False, verbosity=0)
+    class Request:
+        csp_nonce = "n"
+    template = engines["django"].get_template("games/_board_scripts.html")
+    page = template.render({{"request": Request()}})
+print(page)
+"""
+
+IMPORT = re.compile(r"""^\s*import\s+(?:[^"']*?\sfrom\s+)?["']([^"']+)["']""", re.MULTILINE)
+MAP = re.compile(r'<script type="importmap"[^>]*>(.*?)</script>', re.DOTALL)
+ENTRY = re.compile(r'<script type="module" src="([^"]+)"')
+
+
+def test_every_module_the_board_imports_is_found_under_its_hashed_name(tmp_path: Path) -> None:
+    result = run_django(COLLECT_AND_DRAW.format(root=str(tmp_path)), **PROD_ENV)
+    assert result.returncode == 0, result.stderr
+    page = result.stdout
+    imports = json.loads(MAP.search(page).group(1))["imports"]  # type: ignore[union-attr]
+    (entry,) = ENTRY.findall(page)
+    assert entry != "/static/js/board.js", "production serves the entry under a hashed name"
+
+    def file_of(url: str) -> Path:
+        assert url.startswith("/static/"), url
+        return tmp_path / url.removeprefix("/static/")
+
+    seen: set[str] = set()
+    waiting = [entry]
+    while waiting:
+        url = waiting.pop()
+        if url in seen:
+            continue
+        seen.add(url)
+        source = file_of(url)
+        assert source.is_file(), f"{url} is imported but collectstatic wrote no such file"
+        for name in IMPORT.findall(source.read_text()):
+            plain = posixpath.normpath(posixpath.join(posixpath.dirname(url), name))
+            # A browser resolves the import against the module's own (hashed) address,
+            # then looks the result up in the import map.
+            assert plain in imports, f"{url} imports {name}, which the import map misses"
+            waiting.append(imports[plain])
+    # The entry and every module in the map were reached, each under a hashed name.
+    assert seen == {entry, *imports.values()}
+    assert all(re.search(r"\.[0-9a-f]{12}\.m?js$", url) for url in seen)
