@@ -1,12 +1,12 @@
 """Server push, the receiving side: the server-sent event streams that pages listen to.
 
-The generic half: the hub, the limits, the response and ``version_events``; a game's own
-streams (``games.streams``) build on them. One stream per tab (htmx's sse extension): a
-game's page listens to its game's channel, the lobby to the lobby's. An event only says that
-the page is stale; the page then asks the same poll view it asks every few seconds without
-push, which checks the permission and draws what changed. So a stream never carries a card,
-and a stream that is not there (a WSGI server, a dropped connection) costs only speed: the
-polls go on until it is back.
+The generic half: the hub, the limits, the response, ``version_events`` and
+``clocked_events``; a game's own streams (``games.streams``, ``wintergames.streams``) build
+on them. One stream per tab (htmx's sse extension): a game's page listens to its game's
+channel, the lobby to the lobby's. An event only says that the page is stale; the page then
+asks the same poll view it asks every few seconds without push, which checks the permission
+and draws what changed. So a stream never carries a card, and a stream that is not there (a
+WSGI server, a dropped connection) costs only speed: the polls go on until it is back.
 
 Each process has one :class:`Hub` per event loop, the only listener to ``floor.push``'s
 transport (one Redis subscription, or one Unix socket), which hands each event to the queues
@@ -29,6 +29,7 @@ from __future__ import annotations
 import asyncio
 import atexit
 import contextlib
+import datetime
 import json
 import logging
 import os
@@ -42,7 +43,7 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from importlib import import_module
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import redis
 import redis.asyncio
@@ -56,12 +57,17 @@ from django.http import (
     StreamingHttpResponse,
 )
 from django.http.response import HttpResponseBase
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 
 from core.clients import client_network
+from core.polls import PollState
 from floor import push
 
 logger = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 KEEPALIVE_SECONDS = 15.0
 """A comment line this often keeps proxies (HAProxy's 30 s timeouts) from closing a stream."""
@@ -82,6 +88,9 @@ SESSION_CHECK_SECONDS = 10.0
 
 REFUSED_RETRY_SECONDS = 60
 """The Retry-After of a stream refused past the limits (the page polls meanwhile)."""
+
+DEADLINE_GRACE_SECONDS = 0.5
+"""A stream tells its page this long after the turn's deadline, so its poll closes the turn."""
 
 
 @dataclass(frozen=True)
@@ -253,11 +262,11 @@ async def next_message(queue: asyncio.Queue[Message], timeout: float) -> Message
         return None
 
 
-def closing(read: Callable[[], int | None]) -> Callable[[], int | None]:
+def closing(read: Callable[[], T]) -> Callable[[], T]:
     """``read``, then the thread's connection back to the pool: read in a thread of its
     own, long after its request's end, each open stream would otherwise keep one."""
 
-    def reading() -> int | None:
+    def reading() -> T:
         try:
             return read()
         finally:
@@ -267,7 +276,21 @@ def closing(read: Callable[[], int | None]) -> Callable[[], int | None]:
     return reading
 
 
-async def version_events(
+def deadline_of(value: object) -> datetime.datetime | None:
+    """The deadline an event carries (``floor.push``: ISO 8601, or none)."""
+    return parse_datetime(value) if isinstance(value, str) else None
+
+
+def deadline_wait(deadline: datetime.datetime | None) -> float:
+    """How long a stream may wait for its next event: until its next keep-alive, or until
+    just past the turn's ``deadline`` if that is sooner."""
+    if deadline is None:
+        return KEEPALIVE_SECONDS
+    left = (deadline - timezone.now()).total_seconds() + DEADLINE_GRACE_SECONDS
+    return min(KEEPALIVE_SECONDS, max(0.0, left))
+
+
+def version_events(
     channel: str, event: str, read: Callable[[], int | None], known: str
 ) -> AsyncIterator[str]:
     """The events of a page showing one versioned thing, whose browser has seen ``known``.
@@ -276,26 +299,48 @@ async def version_events(
     current version, ``None`` when the thing is gone; each ``event`` published on
     ``channel`` carries ``{"version": n}``, passed on with the version as its id.
     """
+
+    def state() -> PollState | None:
+        version = read()
+        return None if version is None else (version, None)
+
+    return clocked_events(channel, event, state, known)
+
+
+async def clocked_events(
+    channel: str, event: str, read: Callable[[], PollState | None], known: str
+) -> AsyncIterator[str]:
+    """``version_events`` for a game whose turn has a clock: ``read`` gives its version and
+    deadline (``core.polls.PollStates``), each ``event`` carries both (``floor.push``), and
+    just past the deadline the page is told again, so that its poll ends the late turn.
+    """
     async with hub().subscribe(channel) as queue:
-        version = await sync_to_async(closing(read))()
+        state = await sync_to_async(closing(read))()
         yield f"retry: {RETRY_MILLISECONDS}\n\n"
-        if version is None:
+        if state is None:
             return
+        version, deadline = state
         if str(version) != known:
             yield sse(event, json.dumps({"version": version}), str(version))
         while True:
-            message = await next_message(queue, KEEPALIVE_SECONDS)
+            message = await next_message(queue, deadline_wait(deadline))
             if message is CLOSE:
                 return
             if message is None:
-                yield ": keep-alive\n\n"
-                continue
-            if message is RESYNC:
-                version = await sync_to_async(closing(read))()
-                if version is None:
+                if deadline is not None and deadline <= timezone.now():
+                    # The turn's time is up: the page's poll plays it out for everyone.
+                    deadline = None
+                else:
+                    yield ": keep-alive\n\n"
+                    continue
+            elif message is RESYNC:
+                state = await sync_to_async(closing(read))()
+                if state is None:
                     return
+                version, deadline = state
             elif message.event == event:
                 version = int(message.data.get("version", version))
+                deadline = deadline_of(message.data.get("deadline"))
             else:
                 continue
             yield sse(event, json.dumps({"version": version}), str(version))

@@ -3,7 +3,6 @@ floor's (``floor.streams``: the hub, the limits, the response)."""
 
 from __future__ import annotations
 
-import datetime
 import json
 from collections.abc import AsyncIterator
 
@@ -12,7 +11,6 @@ from django.db import connection
 from django.http import HttpRequest, HttpResponse, HttpResponseNotFound
 from django.http.response import HttpResponseBase
 from django.utils import timezone
-from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 
 from core import tokens
@@ -23,6 +21,8 @@ from floor.streams import (
     KEEPALIVE_SECONDS,
     RESYNC,
     RETRY_MILLISECONDS,
+    deadline_of,
+    deadline_wait,
     hub,
     next_message,
     pushes,
@@ -31,25 +31,10 @@ from floor.streams import (
 )
 from games.pollstate import PollState, poll_state
 
-DEADLINE_GRACE_SECONDS = 0.5
-"""A stream tells its page this long after the round's deadline, so its poll closes the round."""
-
 
 def _game_event(version: int) -> str:
     # The version is the event's id: a reconnecting browser sends it back (Last-Event-ID).
     return sse(push.Event.GAME, json.dumps({"version": version}), str(version))
-
-
-def _deadline(value: object) -> datetime.datetime | None:
-    return parse_datetime(value) if isinstance(value, str) else None
-
-
-def _wait(deadline: datetime.datetime | None) -> float:
-    # Until the next keep-alive, or until just past the round's deadline if that is sooner.
-    if deadline is None:
-        return KEEPALIVE_SECONDS
-    left = (deadline - timezone.now()).total_seconds() + DEADLINE_GRACE_SECONDS
-    return min(KEEPALIVE_SECONDS, max(0.0, left))
 
 
 def _state(game_id: int) -> PollState | None:
@@ -82,7 +67,7 @@ async def game_events(
         if str(version) != known:
             yield _game_event(version)
         while True:
-            message = await next_message(queue, _wait(deadline))
+            message = await next_message(queue, deadline_wait(deadline))
             if message is CLOSE:
                 return
             if message is None:
@@ -110,7 +95,7 @@ async def game_events(
                     yield sse(push.Event.TABLE, str(int(str(message.data.get("waiting", 0)))))
                 case push.Event.GAME:
                     version = int(message.data.get("version", version))
-                    deadline = _deadline(message.data.get("deadline"))
+                    deadline = deadline_of(message.data.get("deadline"))
                     yield _game_event(version)
 
 

@@ -29,6 +29,7 @@ from floor import mail, push
 from floor.notify import notify
 from wintergames import computer
 from wintergames.models import WinterGame, WinterSeat, WinterTurn
+from wintergames.pollstate import poll_states
 from wintergames.rebuild import fresh_game, remember, winter_game
 from wintergames.signals import winter_game_finished
 
@@ -59,6 +60,7 @@ def _touch(game: WinterGame, state: winter.Game | None, *fields: str) -> None:
     game.save(update_fields=["version", "updated_at", *fields])
     if state is not None:
         remember(game, state)
+    poll_states.publish(game.pk, game.version, game.deadline)
     push.winter_game_changed(game.pk, version=game.version, deadline=game.deadline)
 
 

@@ -21,6 +21,7 @@ from core.polls import poll
 from wintergames import boardhtml, selectors, services
 from wintergames.boardview import game_page, parse_at, parse_rotation, replay_page
 from wintergames.models import WinterGame, WinterSeat
+from wintergames.pollstate import poll_states
 from wintergames.rebuild import fresh_game, replay, seat_name, winter_game
 
 #: The token's second subject: a Winter game's page token is worth nothing for the Limes
@@ -259,7 +260,13 @@ def game_replay(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 
 @poll
 def game_poll(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    """Has the game changed since version ``v``? 204 if not; else the board fragment."""
+    """Has the game changed since version ``v``? 204 if not; else the board fragment.
+
+    The unchanged answer, which almost every poll gets, reads the version from the cache
+    (``wintergames.pollstate``), not the database, and does not load the session; the
+    page's token shows that this session may watch the game, and without it the game
+    answers as a missing one.
+    """
     if not tokens.is_valid(
         request.GET.get("t", ""),
         tokens.Scope.GAME,
@@ -271,7 +278,7 @@ def game_poll(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     raw = request.GET.get("v", "")
     if not (raw.isascii() and raw.isdigit()) or len(raw) > 9:
         return HttpResponse(_("The version could not be read."), status=400)
-    row = WinterGame.objects.filter(pk=pk).values_list("version", "deadline").first()
+    row = poll_states.get(pk)
     if row is None:
         raise Http404(_("No such game."))
     version, deadline = row

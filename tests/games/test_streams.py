@@ -247,9 +247,9 @@ def test_a_move_made_in_another_process_reaches_the_poll_and_the_stream(
 
 def test_a_stream_wakes_its_page_just_after_the_round_deadline() -> None:
     now = timezone.now()
-    assert streams._wait(None) == floor_streams.KEEPALIVE_SECONDS
-    assert streams._wait(now - datetime.timedelta(seconds=5)) == 0.0
-    assert 0 < streams._wait(now + datetime.timedelta(seconds=2)) < 3
+    assert floor_streams.deadline_wait(None) == floor_streams.KEEPALIVE_SECONDS
+    assert floor_streams.deadline_wait(now - datetime.timedelta(seconds=5)) == 0.0
+    assert 0 < floor_streams.deadline_wait(now + datetime.timedelta(seconds=2)) < 3
 
 
 def test_an_event_for_one_channel_reaches_only_its_streams() -> None:
