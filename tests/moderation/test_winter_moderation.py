@@ -124,6 +124,17 @@ def test_hiding_a_winter_game_is_audited_and_tells_its_players(
     assert Notification.objects.count() == 2
 
 
+def test_each_player_reads_the_notice_in_their_own_language(moderator: User, ana: User) -> None:
+    jana = UserFactory(username="jana", language="cs")
+    game = finished([ana, jana], hours=1)
+    services.game_hide(moderator=moderator, game=game, reason="Shared account")
+    assert Notification.objects.get(user=jana).text == (
+        f"Moderátor vyřadil vaši hru Carcassonne: Zimní edice č. {game.pk} z hodnocení: "
+        "Shared account"
+    )
+    assert Notification.objects.get(user=ana).text.startswith("A moderator hid your")
+
+
 def test_hiding_twice_without_a_reason_or_unhiding_a_shown_game_is_refused(
     moderator: User, ana: User, ben: User
 ) -> None:
