@@ -741,17 +741,21 @@ def _winter_rating_new(user_id: int) -> WinterRating:
 
 def _winter_rate(
     ratings: list[WinterRating], rated: list[WinterSeat], at: datetime.datetime
-) -> None:
+) -> list[tuple[float, float]]:
     # The one step of the Winter ratings, for the live update and the replay alike:
     # ``ratings`` are the people of ``rated`` (``winter_rated_seats``), in that order.
+    # Returns each one's ordinal before and after the game.
     after = rate(
         [Skill(r.mu, r.sigma) for r in ratings],
         [seat.place for seat in rated if seat.place is not None],
     )
+    moved = []
     for rating, skill in zip(ratings, after, strict=True):
+        moved.append((rating.ordinal, skill.ordinal))
         rating.mu, rating.sigma, rating.ordinal = skill.mu, skill.sigma, skill.ordinal
         rating.games += 1
         rating.last_game_at = at
+    return moved
 
 
 @transaction.atomic
