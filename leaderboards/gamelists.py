@@ -60,10 +60,16 @@ class WinterLists:
     finished: list[WinterEntry]
 
 
-def winter_games_of(user: User) -> WinterLists:
+def winter_games_of(user: User, *, with_hidden: bool = False) -> WinterLists:
     """``user``'s Winter games: waiting or in play (theirs to move first), then the latest
-    finished. Three queries, however many games."""
+    finished. Three queries, however many games.
+
+    The games a moderator hid only ``with_hidden``: in the player's own lists, not on
+    their public profile.
+    """
     mine = WinterGame.objects.filter(seats__user=user)
+    if not with_hidden:
+        mine = mine.filter(hidden=False)
     in_play = list(
         mine.exclude(status=WinterGame.Status.FINISHED).order_by("-updated_at", "-pk")[
             :WINTER_IN_PLAY_SHOWN
@@ -119,7 +125,7 @@ class WinterLobby:
 
 def winter_lobby_signature() -> str:
     """One query: how many Winter games are open, and the latest change of one."""
-    values = WinterGame.objects.filter(status=WinterGame.Status.OPEN).aggregate(
+    values = WinterGame.objects.filter(status=WinterGame.Status.OPEN, hidden=False).aggregate(
         count=Count("id"), latest=Max("updated_at")
     )
     latest = values["latest"].timestamp() if values["latest"] else 0

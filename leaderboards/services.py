@@ -4,7 +4,8 @@
 that finishes a game, so a result and its place on every board commit together or not at
 all (``leaderboards/apps.py`` connects it).
 Moderation calls ``player_stats_rebuild`` after hiding or unhiding a result, and
-``ratings_recompute`` (``manage.py recompute_ratings``) after hiding a multiplayer game.
+``ratings_recompute`` (``manage.py recompute_ratings``) after hiding a multiplayer game;
+hiding or showing a Winter game recomputes the Winter ratings (``winter_ratings_recompute``).
 Each deal's table of scores (``DealScore``) follows every change of a counted result by
 the difference it makes; ``duplicate_rebuild`` recomputes them all and must agree.
 A sealed game's result (a tournament's deal, ``Game.sealed_until``) is recorded hidden
@@ -19,6 +20,7 @@ import datetime
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
+from itertools import groupby
 from typing import Any
 
 from django.db import connection, transaction
@@ -709,19 +711,17 @@ def winter_rated_seats(seats: Iterable[WinterSeat]) -> list[WinterSeat]:
 @transaction.atomic(savepoint=False)
 def winter_game_finished(*, game: WinterGame, seats: list[WinterSeat], **_signal: object) -> None:
     """Update the Winter ratings of a finished game's people (called inside its
-    transaction, by ``wintergames.signals.winter_game_finished``)."""
-    rated = winter_rated_seats(seats)
+    transaction, by ``wintergames.signals.winter_game_finished``).
+
+    A game a moderator hid while it ran rates nobody, as ``winter_ratings_recompute``
+    replays it.
+    """
+    rated = [] if game.hidden else winter_rated_seats(seats)
     if not rated:
         return
     user_ids = [seat.user_id for seat in rated if seat.user_id is not None]
     WinterRating.objects.bulk_create(
-        [
-            WinterRating(
-                user_id=user_id, mu=INITIAL.mu, sigma=INITIAL.sigma, ordinal=INITIAL.ordinal
-            )
-            for user_id in user_ids
-        ],
-        ignore_conflicts=True,
+        [_winter_rating_new(user_id) for user_id in user_ids], ignore_conflicts=True
     )
     # Locked in one order everywhere, so two games sharing players cannot deadlock.
     locked = (
@@ -729,13 +729,68 @@ def winter_game_finished(*, game: WinterGame, seats: list[WinterSeat], **_signal
     )
     ratings = {rating.user_id: rating for rating in locked}
     before = [ratings[user_id] for user_id in user_ids]
+    _winter_rate(before, rated, game.finished_at or timezone.now())
+    WinterRating.objects.bulk_update(before, ["mu", "sigma", "ordinal", "games", "last_game_at"])
+
+
+def _winter_rating_new(user_id: int) -> WinterRating:
+    return WinterRating(
+        user_id=user_id, mu=INITIAL.mu, sigma=INITIAL.sigma, ordinal=INITIAL.ordinal, games=0
+    )
+
+
+def _winter_rate(
+    ratings: list[WinterRating], rated: list[WinterSeat], at: datetime.datetime
+) -> list[tuple[float, float]]:
+    # The one step of the Winter ratings, for the live update and the replay alike:
+    # ``ratings`` are the people of ``rated`` (``winter_rated_seats``), in that order.
+    # Returns each one's ordinal before and after the game.
     after = rate(
-        [Skill(r.mu, r.sigma) for r in before],
+        [Skill(r.mu, r.sigma) for r in ratings],
         [seat.place for seat in rated if seat.place is not None],
     )
-    finished_at = game.finished_at or timezone.now()
-    for rating, skill in zip(before, after, strict=True):
+    moved = []
+    for rating, skill in zip(ratings, after, strict=True):
+        moved.append((rating.ordinal, skill.ordinal))
         rating.mu, rating.sigma, rating.ordinal = skill.mu, skill.sigma, skill.ordinal
         rating.games += 1
-        rating.last_game_at = finished_at
-    WinterRating.objects.bulk_update(before, ["mu", "sigma", "ordinal", "games", "last_game_at"])
+        rating.last_game_at = at
+    return moved
+
+
+@transaction.atomic
+def winter_ratings_recompute() -> int:
+    """Replay every finished Winter game no moderator hid, in finishing order, through
+    the live update's step (``winter_rated_seats``, then ``_winter_rate``), and rewrite
+    every ``WinterRating`` from it. Returns the number of games rated.
+
+    Moderation calls it when a Winter game is hidden or shown again
+    (``manage.py recompute_winter_ratings`` runs it by hand).
+    """
+    if connection.vendor == "postgresql":
+        # Games finishing meanwhile wait for the replay instead of rating from stale rows.
+        with connection.cursor() as cursor:
+            cursor.execute(f"LOCK TABLE {WinterRating._meta.db_table} IN SHARE ROW EXCLUSIVE MODE")
+    seats = (
+        WinterSeat.objects.filter(game__status=WinterGame.Status.FINISHED, game__hidden=False)
+        .select_related("game")
+        .only("id", "game_id", "user_id", "place", "resigned", "game__finished_at")
+        .order_by("game__finished_at", "game_id", "position")
+    )
+    tallies: dict[int, WinterRating] = {}
+    rated_games = 0
+    for _game_id, game_seats in groupby(seats.iterator(chunk_size=5000), key=lambda s: s.game_id):
+        played = list(game_seats)
+        rated = winter_rated_seats(played)
+        if not rated:
+            continue
+        ratings = [
+            tallies.setdefault(seat.user_id, _winter_rating_new(seat.user_id))
+            for seat in rated
+            if seat.user_id is not None
+        ]
+        _winter_rate(ratings, rated, played[0].game.finished_at or timezone.now())
+        rated_games += 1
+    WinterRating.objects.all().delete()
+    WinterRating.objects.bulk_create(tallies.values(), batch_size=5000)
+    return rated_games

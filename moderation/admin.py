@@ -32,7 +32,7 @@ from moderation import (  # noqa: F401
     admin_tournaments,
     services,
 )
-from moderation.admin_actions import ReasonAction, ReasonActionsMixin, describe_error
+from moderation.admin_actions import ReasonAction, ReasonActionsMixin, describe_error, game_link
 from moderation.forms import MuteForm, ReasonForm
 from moderation.models import AuditEntry, Ban, Report
 
@@ -75,18 +75,6 @@ def user_link(user: User | None) -> str:
         user.username,
         reverse("accounts:profile", args=[user.username]),
         _("profile"),
-    )
-
-
-def game_link(game_id: int | None) -> str:
-    if game_id is None:
-        return "–"
-    return format_html(
-        '<a href="{}">#{}</a> (<a href="{}">{}</a>)',
-        reverse("admin:games_game_change", args=[game_id]),
-        game_id,
-        reverse("games:detail", args=[game_id]),
-        _("page"),
     )
 
 
@@ -262,7 +250,7 @@ class ReportAdmin(ReasonActionsMixin, admin.ModelAdmin[Report]):
 
     @admin.display(description=_("game"))
     def game_column(self, report: Report) -> str:
-        return game_link(report.game_id)
+        return game_link(report.game_id, report.winter_game_id)
 
     @admin.display(description=_("chat message"))
     def chat_message_column(self, report: Report) -> str:
@@ -358,4 +346,4 @@ class AuditEntryAdmin(admin.ModelAdmin[AuditEntry]):
 
     @admin.display(description=_("game"))
     def game_column(self, entry: AuditEntry) -> str:
-        return game_link(entry.game_id)
+        return game_link(entry.game_id, entry.winter_game_id)

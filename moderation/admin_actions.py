@@ -1,4 +1,5 @@
-"""Admin actions that ask for a reason first, then call a moderation service per object.
+"""Admin actions that ask for a reason first, then call a moderation service per object,
+and the link to a game (of either kind) the moderators' pages show.
 
 Used by the user, game, result and report admins: the same action serves the change list
 (several objects) and a button on one object's page. Each object is its own transaction,
@@ -20,6 +21,7 @@ from django.db.models import Model, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
+from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -204,3 +206,24 @@ def describe_error(error: ValidationError | PermissionDenied) -> str:
     if isinstance(error, ValidationError):
         return "; ".join(error.messages)
     return str(error) or _("You are not allowed to do this.")
+
+
+def game_link(game_id: int | None, winter_game_id: int | None = None) -> str:
+    """The game's admin page, and its page on the site beside it: a Limes game, or a
+    Winter game (named as such)."""
+    if game_id is not None:
+        admin_url, page_url = "admin:games_game_change", "games:detail"
+        label = f"#{game_id}"
+    elif winter_game_id is not None:
+        game_id = winter_game_id
+        admin_url, page_url = "admin:wintergames_wintergame_change", "winter:detail"
+        label = _("Winter #%(number)d") % {"number": game_id}
+    else:
+        return "–"
+    return format_html(
+        '<a href="{}">{}</a> (<a href="{}">{}</a>)',
+        reverse(admin_url, args=[game_id]),
+        label,
+        reverse(page_url, args=[game_id]),
+        _("page"),
+    )

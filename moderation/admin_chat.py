@@ -9,7 +9,7 @@ from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
 from moderation import services as moderation
-from moderation.admin_actions import ReasonAction, ReasonActionsMixin
+from moderation.admin_actions import ReasonAction, ReasonActionsMixin, game_link
 from moderation.forms import MuteForm
 from social.models import ChatMessage, ChatMute
 from social.selectors import chat_mute_in_force
@@ -17,11 +17,11 @@ from social.selectors import chat_mute_in_force
 
 @admin.register(ChatMessage)
 class ChatMessageAdmin(ReasonActionsMixin, admin.ModelAdmin[ChatMessage]):
-    list_display = ("id", "created_at", "game", "author", "shown_message", "hidden")
+    list_display = ("id", "created_at", "game_column", "author", "shown_message", "hidden")
     list_filter = ("hidden",)
     search_fields = ("author__username", "text")
-    list_select_related = ("author", "game")
-    readonly_fields = ("game", "author", "shown_message", "phrase", "created_at", "hidden")
+    list_select_related = ("author",)
+    readonly_fields = ("game_column", "author", "shown_message", "phrase", "created_at", "hidden")
     fields = readonly_fields
     reason_actions = (
         ReasonAction(
@@ -70,6 +70,11 @@ class ChatMessageAdmin(ReasonActionsMixin, admin.ModelAdmin[ChatMessage]):
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
+
+    @admin.display(description=_("game"))
+    def game_column(self, message: ChatMessage) -> str:
+        # A Limes game's or a Winter game's: its admin page and its page on the site.
+        return game_link(message.game_id, message.winter_game_id)
 
     @admin.display(description=_("message as players read it"))
     def shown_message(self, message: ChatMessage) -> str:

@@ -1,8 +1,9 @@
-"""The games' and results' admin pages, with the moderators' hide and unhide actions,
-and the list of suspicious results."""
+"""The games' (Limes' and Winter's) and results' admin pages, with the moderators' hide
+and unhide actions, and the list of suspicious results."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from django.contrib import admin, messages
@@ -28,6 +29,7 @@ from moderation.selectors import (
     results_unchecked,
     suspicious_results,
 )
+from wintergames.models import WinterGame, WinterSeat
 
 RECOMPUTE_NOTE = _(
     "Multiplayer ratings are not changed by hiding or unhiding a game: run "
@@ -69,6 +71,29 @@ UNHIDE_GAME = ReasonAction(
     notes=(RECOMPUTE_NOTE,),
     shown_for=lambda game: game.hidden,
     afterwards=(_is_multi, RECOMPUTE_NOTE),
+)
+WINTER_RECOUNT_NOTE = _(
+    "The Winter ratings are recomputed at once: without the game while it is hidden, with it "
+    "again once it is shown."
+)
+HIDE_WINTER_GAME = replace(
+    HIDE_GAME,
+    label=_("Hide from the ratings and lists"),
+    reason_help=_(
+        "Kept in the audit log. The players are notified with this reason; the game stays "
+        "in their own lists, and off everyone else's."
+    ),
+    notes=(
+        _("Nothing is deleted: the game stays, but no rating counts it."),
+        WINTER_RECOUNT_NOTE,
+    ),
+    afterwards=None,
+)
+UNHIDE_WINTER_GAME = replace(
+    UNHIDE_GAME,
+    label=_("Show in the ratings and lists again"),
+    notes=(WINTER_RECOUNT_NOTE,),
+    afterwards=None,
 )
 HIDE_RESULT = ReasonAction(
     name="hide_results",
@@ -159,6 +184,40 @@ class GameAdmin(ReasonActionsMixin, ReadOnlyForModeratorsMixin, admin.ModelAdmin
             hidden = "cards_sealed" if sealed_from(obj, request.user) else "cards_withheld"
             fields = [hidden if f == "cards_revealed" else f for f in fields]
         return fields
+
+
+class WinterSeatInline(admin.TabularInline[WinterSeat, WinterGame]):
+    model = WinterSeat
+    fields = ("position", "user", "bot_level", "resigned", "score", "place")
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(WinterGame)
+class WinterGameAdmin(ReasonActionsMixin, ReadOnlyForModeratorsMixin, admin.ModelAdmin[WinterGame]):
+    """Carcassonne: Winter Edition games, with the moderators' hide and unhide actions."""
+
+    list_display = ("id", "pace", "status", "created_by", "created_at", "finished_at", "hidden")
+    list_filter = ("status", "pace", "hidden")
+    search_fields = ("id", "seats__user__username")
+    date_hierarchy = "created_at"
+    raw_id_fields = ("created_by", "waiting_for", "rematch_of")
+    # The seed deals the tiles: shown to nobody, as a Limes game's cards. Hiding goes
+    # through the actions so that it is logged and the ratings follow.
+    exclude = ("seed",)
+    readonly_fields = ("version", "created_at", "finished_at", "hidden", "hidden_reason")
+    inlines = [WinterSeatInline]
+    reason_actions = (HIDE_WINTER_GAME, UNHIDE_WINTER_GAME)
+
+    def view_on_site(self, obj: WinterGame) -> str:
+        return reverse("winter:detail", args=[obj.pk])
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False  # players open games on the site
 
 
 class BandFilter(admin.SimpleListFilter):

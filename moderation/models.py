@@ -99,6 +99,15 @@ class Report(models.Model):
         related_name="reports",
         verbose_name=_("game"),
     )
+    # Or the Carcassonne: Winter Edition game it is about (one game at most).
+    winter_game = models.ForeignKey(
+        "wintergames.WinterGame",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="reports",
+        verbose_name=_("Winter game"),
+    )
     # The message reported from a game's chat, if the report started there.
     chat_message = models.ForeignKey(
         "social.ChatMessage",
@@ -142,6 +151,10 @@ class Report(models.Model):
             ),
             models.CheckConstraint(
                 condition=~Q(reporter=models.F("target")), name="report_not_yourself"
+            ),
+            models.CheckConstraint(
+                condition=Q(game__isnull=True) | Q(winter_game__isnull=True),
+                name="report_one_game_at_most",
             ),
         ]
         indexes = [
@@ -198,6 +211,14 @@ class AuditEntry(models.Model):
         related_name="+",
         verbose_name=_("game"),
     )
+    winter_game = models.ForeignKey(
+        "wintergames.WinterGame",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("Winter game"),
+    )
     report = models.ForeignKey(
         Report,
         on_delete=models.SET_NULL,
@@ -214,6 +235,12 @@ class AuditEntry(models.Model):
         verbose_name = _("audit log entry")
         verbose_name_plural = _("audit log")
         indexes = [models.Index(fields=["target", "-at"], name="audit_by_target")]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(game__isnull=True) | Q(winter_game__isnull=True),
+                name="audit_one_game_at_most",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.at:%Y-%m-%d %H:%M} {self.moderator} {self.get_action_display()}"

@@ -14,8 +14,12 @@ from django.db.models import F, Q, QuerySet
 import rules
 from accounts.models import Notification, User
 from games.models import SoloResult
+from games.policy import seat_of
 from games.rebuild import deck
 from moderation.models import Report, ResultCheck
+from social.models import ChatMessage
+from social.selectors import can_read_chat
+from wintergames.models import WinterSeat
 
 MODERATORS_GROUP = "Moderators"
 
@@ -53,6 +57,18 @@ def report_open_exists(*, reporter: User, target: User) -> bool:
     return Report.objects.filter(
         reporter=reporter, target=target, status=Report.Status.OPEN
     ).exists()
+
+
+def chat_message_readable(message: ChatMessage, user: User) -> bool:
+    """Whether ``user`` may read ``message`` where it was written: in a Limes game's chat
+    as that chat allows (``social.selectors.can_read_chat``), in a Winter game's chat as
+    one of its players."""
+    if message.winter_game_id is not None:
+        return WinterSeat.objects.filter(game_id=message.winter_game_id, user_id=user.pk).exists()
+    game = message.game
+    if game is None:
+        return False
+    return can_read_chat(game, user, seat_of(game.seats.all(), user))
 
 
 def notifications_unread(*, user: User) -> QuerySet[Notification]:

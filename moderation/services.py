@@ -7,11 +7,13 @@ only way in) and writes exactly one ``AuditEntry``.
 from __future__ import annotations
 
 import datetime
-from typing import Any
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
 
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, models, transaction
-from django.db.models import Q
+from django.db.models import F, Q
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
@@ -24,13 +26,14 @@ from accounts.models import Notification, User
 from accounts.notifications import Event
 from accounts.services import user_sessions_end
 from core.errors import ActionRefused
+from floor import push
 from floor.notify import notify
 from games.framing import frame_of
 from games.models import Game, SoloResult
-from games.policy import seat_of
 from moderation.models import REASON_MAX_LENGTH, AuditEntry, Ban, Report, ResultCheck
 from moderation.selectors import (
     can_moderate,
+    chat_message_readable,
     report_open_exists,
     reports_made_since,
     reports_per_hour,
@@ -38,9 +41,15 @@ from moderation.selectors import (
     results_unchecked,
 )
 from social.models import ChatMessage, ChatMute
-from social.selectors import can_read_chat, chat_mute_in_force
+from social.selectors import chat_mute_in_force
 from social.services import chat_changed_publish
 from tournaments.models import Entrant
+from wintergames import services as winter_services
+from wintergames.models import WinterGame
+from wintergames.selectors import games_in_play_of
+
+#: A game of either kind: Limes (``games``) or Carcassonne: Winter Edition (``wintergames``).
+AnyGame = TypeVar("AnyGame", Game, WinterGame)
 
 #: A permanent ban is a ban until the end of the calendar: ``User.is_banned`` stays simple.
 PERMANENT = datetime.datetime(9999, 12, 31, tzinfo=datetime.UTC)
@@ -48,6 +57,7 @@ NEUTRAL_USERNAME_PREFIX = "player-"
 
 PERM_USERS = "accounts.change_user"
 PERM_GAMES = "games.change_game"
+PERM_WINTER_GAMES = "wintergames.change_wintergame"
 PERM_RESULTS = "games.change_soloresult"
 PERM_REPORTS = "moderation.change_report"
 PERM_CHAT = "social.change_chatmessage"
@@ -60,7 +70,8 @@ PERM_CHAT = "social.change_chatmessage"
 def user_ban(
     *, moderator: User, user: User, reason: str, until: datetime.datetime | None = None
 ) -> Ban:
-    """Ban ``user`` until ``until`` (``None``: for good), resigning their running games.
+    """Ban ``user`` until ``until`` (``None``: for good), resigning their running games
+    (of Limes and of Winter).
 
     A ban replaces one already in force. Raises ``PermissionDenied`` if ``moderator`` may
     not ban this player and ``ActionRefused`` for a missing reason or a past end.
@@ -82,6 +93,7 @@ def user_ban(
     _clean(user, ["banned_until", "ban_reason"])
     user.save(update_fields=["banned_until", "ban_reason"])
     resigned = games.services.user_resign_everywhere(user=user)
+    winter_resigned = _winter_resign_everywhere(user)
     # Signed out everywhere: no page, poll or stream of theirs goes on as theirs.
     user_sessions_end(user=user, farewell=ban_memo(user))
     # While banned, the player leaves the standings of the tournaments they entered.
@@ -91,9 +103,30 @@ def user_ban(
         AuditEntry.Action.BAN,
         target=user,
         reason=reason,
-        details={"until": until.isoformat() if until else None, "games_resigned": resigned},
+        details={
+            "until": until.isoformat() if until else None,
+            "games_resigned": resigned,
+            "winter_games_resigned": winter_resigned,
+        },
     )
     return ban
+
+
+def _winter_resign_everywhere(user: User) -> int:
+    # As games.services.user_resign_everywhere does for Limes: the computer plays the
+    # player's seats on. Each resignation is its own savepoint: a game that ended
+    # meanwhile is skipped, the others stand.
+    # The games they opened or joined that still wait for players stay: wintergames has
+    # no service to leave or call one off. The lobby lists none of them while the ban
+    # lasts (wintergames.selectors.games_open).
+    count = 0
+    for game_id in games_in_play_of(user).values_list("pk", flat=True):
+        try:
+            winter_services.game_resign(game_id=game_id, user=user)
+        except ActionRefused:
+            continue
+        count += 1
+    return count
 
 
 @transaction.atomic
@@ -180,55 +213,145 @@ def _result_set_hidden(
 
 
 @transaction.atomic
-def game_hide(*, moderator: User, game: Game, reason: str) -> Game:
-    """Take a whole game (and its solo result) off the boards; nothing is deleted.
+def game_hide(*, moderator: User, game: AnyGame, reason: str) -> AnyGame:
+    """Take a whole game off the boards; nothing is deleted. Its players are told why.
 
-    Multiplayer ratings are not touched here: ``manage.py recompute_ratings`` replays the
-    games that count.
+    A Limes game's solo result goes with it (multiplayer ratings are not touched here:
+    ``manage.py recompute_ratings`` replays the games that count); a Winter game counts
+    for no rating any more, and the Winter ratings are recomputed without it at once.
+    Raises ``PermissionDenied`` for a moderator who may not, ``ActionRefused`` for a
+    missing reason or a game already hidden (409).
     """
     return _game_set_hidden(moderator=moderator, game=game, hidden=True, reason=reason)
 
 
 @transaction.atomic
-def game_unhide(*, moderator: User, game: Game, reason: str = "") -> Game:
-    """Put a hidden game back on the boards."""
+def game_unhide(*, moderator: User, game: AnyGame, reason: str = "") -> AnyGame:
+    """Put a hidden game back on the boards (a Winter game: in the ratings again)."""
     return _game_set_hidden(moderator=moderator, game=game, hidden=False, reason=reason)
 
 
-def _game_set_hidden(*, moderator: User, game: Game, hidden: bool, reason: str) -> Game:
-    _require(moderator, PERM_GAMES)
-    reason = _reason(reason, required=hidden, max_length=200)
-    game = games.services.game_hidden_set(game_id=game.pk, hidden=hidden, reason=reason)
+@dataclass(frozen=True)
+class _GameKind:
+    """What hiding a game of one kind takes; everything else is the same for both."""
+
+    permission: str
+    #: Writes the flag under the game's lock; refuses (409) a game already as asked.
+    hidden_set: Callable[[int, bool, str], Any]
+    players: Callable[[Any], list[User]]
+    #: The audit entry's reference to the game, and what its details add.
+    audit_ref: Callable[[Any], dict[str, Any]]
+    details: Callable[[Any], dict[str, Any]]
+    #: What counts the game's results: rebuilt once the flag is written.
+    recount: Callable[[Any, list[User]], object]
+    #: The players' notice when it is hidden, read in each player's language.
+    notice: Callable[[Any, str], Callable[[], str]]
+    url: Callable[[Any], str]
+
+
+def _limes_players(game: Game) -> list[User]:
     players = list(User.objects.filter(seats__game=game).order_by("pk"))
     if not players and game.created_by_id is not None:
         players = [User.objects.get(pk=game.created_by_id)]
+    return players
+
+
+def _limes_recount(game: Game, players: list[User]) -> None:
+    tournaments.services.standings_changed(game_ids=[game.pk])
+    for player in players:
+        leaderboards.services.player_stats_rebuild(user=player)
+
+
+def _limes_notice(game: Game, reason: str) -> Callable[[], str]:
+    # A tournament's deal is named as its page names it, another game by its number.
+    frame = frame_of(game)
+
+    def text() -> str:
+        if frame is not None:
+            named = {"title": frame.title, "reason": reason}
+            return _("A moderator hid “%(title)s” from the boards: %(reason)s") % named
+        numbered = {"game": game.pk, "reason": reason}
+        return _("A moderator hid game #%(game)d from the boards: %(reason)s") % numbered
+
+    return text
+
+
+def _winter_game_hidden_set(game_id: int, hidden: bool, reason: str) -> WinterGame:
+    # Under the game's row lock; its version moves on and its pages are told, as every
+    # change of a Winter game does. (It belongs beside wintergames.services._touch, as
+    # games.services.game_hidden_set does for Limes, once wintergames offers it.)
+    locked = WinterGame.objects.select_for_update().get(pk=game_id)
+    if locked.hidden == hidden:
+        message = _("This game is already hidden.") if hidden else _("This game is not hidden.")
+        raise ActionRefused(message, code="unchanged", status=409)
+    WinterGame.objects.filter(pk=game_id).update(
+        hidden=hidden,
+        hidden_reason=reason if hidden else "",
+        version=F("version") + 1,
+        updated_at=timezone.now(),
+    )
+    locked.refresh_from_db()
+    push.winter_game_changed(locked.pk, version=locked.version, deadline=locked.deadline)
+    return locked
+
+
+def _winter_notice(game: WinterGame, reason: str) -> Callable[[], str]:
+    def text() -> str:
+        return _(
+            "A moderator hid your Carcassonne: Winter Edition game #%(game)d from the ratings: "
+            "%(reason)s"
+        ) % {"game": game.pk, "reason": reason}
+
+    return text
+
+
+_LIMES = _GameKind(
+    permission=PERM_GAMES,
+    hidden_set=lambda pk, hidden, reason: games.services.game_hidden_set(
+        game_id=pk, hidden=hidden, reason=reason
+    ),
+    players=_limes_players,
+    audit_ref=lambda game: {"game_id": game.pk},
+    details=lambda game: {"mode": game.mode},
+    recount=_limes_recount,
+    notice=_limes_notice,
+    url=lambda game: reverse("games:detail", kwargs={"pk": game.pk}),
+)
+_WINTER = _GameKind(
+    permission=PERM_WINTER_GAMES,
+    hidden_set=_winter_game_hidden_set,
+    players=lambda game: list(User.objects.filter(winter_seats__game=game).order_by("pk")),
+    # The number stays in the details should a superuser delete the game.
+    audit_ref=lambda game: {"winter_game_id": game.pk},
+    details=lambda game: {"winter_game": game.pk},
+    recount=lambda game, players: leaderboards.services.winter_ratings_recompute(),
+    notice=_winter_notice,
+    url=lambda game: reverse("winter:detail", kwargs={"pk": game.pk}),
+)
+
+
+def _game_set_hidden(*, moderator: User, game: AnyGame, hidden: bool, reason: str) -> AnyGame:
+    kind = _WINTER if isinstance(game, WinterGame) else _LIMES
+    _require(moderator, kind.permission)
+    reason = _reason(reason, required=hidden, max_length=200)
+    written: AnyGame = kind.hidden_set(game.pk, hidden, reason)
+    players = kind.players(written)
     _audit(
         moderator,
         AuditEntry.Action.HIDE_GAME if hidden else AuditEntry.Action.UNHIDE_GAME,
-        # A solo game has one player to name; a multiplayer game names them in details.
+        # A solo game has one player to name; a game of several names them in details.
         target=players[0] if len(players) == 1 else None,
-        game_id=game.pk,
         reason=reason,
-        details={"mode": game.mode, "players": [p.username for p in players]},
+        details={**kind.details(written), "players": [p.username for p in players]},
+        **kind.audit_ref(written),
     )
-    tournaments.services.standings_changed(game_ids=[game.pk])
-    # A tournament's deal is named as its page names it, another game by its number.
-    frame = frame_of(game) if hidden else None
-    for player in players:
-        leaderboards.services.player_stats_rebuild(user=player)
-        if hidden:
-            if frame is not None:
-                text = _("A moderator hid “%(title)s” from the boards: %(reason)s") % {
-                    "title": frame.title,
-                    "reason": reason,
-                }
-            else:
-                text = _("A moderator hid game #%(game)d from the boards: %(reason)s") % {
-                    "game": game.pk,
-                    "reason": reason,
-                }
-            _notify(player, text, reverse("games:detail", kwargs={"pk": game.pk}))
-    return game
+    kind.recount(written, players)
+    if hidden:
+        text, url = kind.notice(written, reason), kind.url(written)
+        for player in players:
+            # A notice holds 300 characters: a long reason is cut, never refused.
+            notify(user=player, event=Event.MODERATION, text=text, url=url)
+    return written
 
 
 # Tournaments
@@ -342,14 +465,17 @@ def report_create(
     category: str,
     text: str,
     game: Game | None = None,
+    winter_game: WinterGame | None = None,
     chat_message: ChatMessage | None = None,
 ) -> Report:
-    """File ``reporter``'s report about ``target``, about one of their chat messages if
+    """File ``reporter``'s report about ``target``, about one game of theirs (Limes'
+    ``game`` or a ``winter_game``), or about one of their chat messages if
     ``chat_message`` (then about its game).
 
     Raises ``ActionRefused`` when the player reports themselves, has filed too many
     reports this hour, or already has an open report about the same player (checked in
-    that order). A ``game`` the target did not play in is dropped, without a word.
+    that order). A game the target did not play in is dropped, without a word, and so
+    are both games when both are given.
     """
     try:
         with transaction.atomic():
@@ -359,6 +485,7 @@ def report_create(
                 category=category,
                 text=text,
                 game=game,
+                winter_game=winter_game,
                 chat_message=chat_message,
             )
     except IntegrityError:
@@ -373,6 +500,7 @@ def _report_create(
     category: str,
     text: str,
     game: Game | None,
+    winter_game: WinterGame | None,
     chat_message: ChatMessage | None,
 ) -> Report:
     if not reporter.is_authenticated or reporter.is_banned:
@@ -394,24 +522,31 @@ def _report_create(
         )
     if report_open_exists(reporter=reporter, target=target):
         raise _already_reported(target)
+    if game is not None and winter_game is not None:
+        game = winter_game = None  # a report is about one game at most
+    # Not refused, and not said: the answer must not tell who played in a game. The
+    # report stands, about the player alone.
     if game is not None and not game.seats.filter(user=target).exists():
-        # Not refused, and not said: the answer must not tell who played in a game. The
-        # report stands, about the player alone.
         game = None
+    if winter_game is not None and not winter_game.seats.filter(user=target).exists():
+        winter_game = None
     if chat_message is not None:
         # Only a message of the target's that the reporter may read; any other is dropped,
         # as a game is, so that the answer tells nothing about it.
-        readable = chat_message.author_id == target.pk and can_read_chat(
-            chat_message.game, reporter, seat_of(chat_message.game.seats.all(), reporter)
+        readable = chat_message.author_id == target.pk and chat_message_readable(
+            chat_message, reporter
         )
-        chat_message = chat_message if readable else None
-        game = chat_message.game if chat_message is not None else game
+        if readable:
+            game, winter_game = chat_message.game, chat_message.winter_game
+        else:
+            chat_message = None
     report = Report(
         reporter=reporter,
         target=target,
         category=category,
         text=text.strip(),
         game=game,
+        winter_game=winter_game,
         chat_message=chat_message,
     )
     report.full_clean()
@@ -500,7 +635,8 @@ def _report_close(*, moderator: User, report: Report, note: str, status: str) ->
 def chat_message_hide(
     *, moderator: User, message: ChatMessage, reason: str, report: Report | None = None
 ) -> ChatMessage:
-    """Take a chat message out of its game's chat for everyone; nothing is deleted.
+    """Take a chat message out of its game's chat (Limes' or Winter's) for everyone;
+    nothing is deleted.
 
     ``report``: the report the moderator acted from, named in the audit entry.
     """
@@ -534,12 +670,14 @@ def _chat_message_set_hidden(
         raise ActionRefused(_("This message is not hidden."), code="not_hidden", status=409)
     message.hidden = hidden
     message.save(update_fields=["hidden"])
-    chat_changed_publish(message.game_id)
+    if message.game_id is not None:
+        chat_changed_publish(message.game_id)
     _audit(
         moderator,
         AuditEntry.Action.HIDE_MESSAGE if hidden else AuditEntry.Action.UNHIDE_MESSAGE,
         target=message.author,
         game_id=message.game_id,
+        winter_game_id=message.winter_game_id,
         report=report,
         reason=reason,
         details={"message": message.pk, "text": message.text or message.phrase},
@@ -672,6 +810,7 @@ def _audit(
     *,
     target: User | None = None,
     game_id: int | None = None,
+    winter_game_id: int | None = None,
     report: Report | None = None,
     reason: str = "",
     details: dict[str, Any] | None = None,
@@ -681,6 +820,7 @@ def _audit(
         action=action,
         target=target,
         game_id=game_id,
+        winter_game_id=winter_game_id,
         report=report,
         reason=reason,
         details=details or {},

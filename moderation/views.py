@@ -18,9 +18,9 @@ from accounts.models import User
 from core.errors import ActionRefused
 from games.models import Game
 from games.policy import can_watch, seat_of
-from games.selectors import game_with_seats
 from moderation.forms import ReportForm, UsernameForm
 from moderation.models import Report
+from moderation.selectors import chat_message_readable
 from moderation.selectors import notification_list as select_notifications
 from moderation.services import (
     PERMANENT,
@@ -29,7 +29,7 @@ from moderation.services import (
     user_choose_username,
 )
 from social.models import ChatMessage
-from social.selectors import can_read_chat
+from wintergames.models import WinterGame
 
 
 @login_required
@@ -44,15 +44,23 @@ def notification_list(request: AuthenticatedHttpRequest) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def report_new(request: AuthenticatedHttpRequest, username: str) -> HttpResponse:
-    """Report ``username`` to the moderators, optionally about one game (``?game=``)."""
+    """Report ``username`` to the moderators, optionally about one game (``?game=`` for
+    Limes, ``?winter_game=`` for Winter) or one chat message of theirs (``?message=``)."""
     reporter = request.user
     target = get_object_or_404(User, username=username, deleted_at__isnull=True)
-    game_id = _game_id(request.GET.get("game") or request.POST.get("game"))
+    game_id = _game_id(_param(request, "game"))
+    winter_game_id = _game_id(_param(request, "winter_game"))
+    message = _chat_message(_game_id(_param(request, "message")), reporter, target)
+    if message is not None:
+        # The message names its own game, whatever the address says.
+        game_id, winter_game_id = message.game_id, message.winter_game_id
     game = Game.objects.filter(pk=game_id).first() if game_id is not None else None
-    message_id = _game_id(request.GET.get("message") or request.POST.get("message"))
-    message = _chat_message(message_id, reporter, target)
+    winter_game = (
+        WinterGame.objects.filter(pk=winter_game_id).first() if winter_game_id is not None else None
+    )
     # The page names only a game the reporter may see; of any other it says nothing, not
     # even whether it exists: the number asked for is merely sent back with the form.
+    # (Every Winter game's page is public.)
     shown = (
         game
         if game is not None and can_watch(game, reporter, seat_of(game.seats.all(), reporter))
@@ -71,6 +79,7 @@ def report_new(request: AuthenticatedHttpRequest, username: str) -> HttpResponse
                     category=form.cleaned_data["category"],
                     text=form.cleaned_data["text"],
                     game=game,
+                    winter_game=winter_game,
                     chat_message=message,
                 )
             except ActionRefused as error:
@@ -86,6 +95,8 @@ def report_new(request: AuthenticatedHttpRequest, username: str) -> HttpResponse
                 # Back to the game only if its page will show, else to the profile.
                 if shown is not None:
                     return redirect("games:detail", pk=shown.pk)
+                if winter_game is not None:
+                    return redirect("winter:detail", pk=winter_game.pk)
                 return redirect("accounts:profile", username=target.username)
     else:
         form = ReportForm(initial={"category": Report.Category.CHAT} if message else None)
@@ -94,6 +105,8 @@ def report_new(request: AuthenticatedHttpRequest, username: str) -> HttpResponse
         "target": target,
         "game": shown,
         "game_id": game_id,
+        "winter_game": winter_game,
+        "winter_game_id": winter_game_id,
         "chat_message": message,
     }
     return render(request, "moderation/report.html", context)
@@ -150,12 +163,13 @@ def _chat_message(message_id: int | None, reporter: User, target: User) -> ChatM
         .filter(pk=message_id, author=target, hidden=False)
         .first()
     )
-    if message is None:
-        return None
-    game = game_with_seats(message.game_id)
-    if game is None or not can_read_chat(game, reporter, seat_of(game.seats.all(), reporter)):
+    if message is None or not chat_message_readable(message, reporter):
         return None
     return message
+
+
+def _param(request: AuthenticatedHttpRequest, name: str) -> str | None:
+    return request.GET.get(name) or request.POST.get(name)
 
 
 def _game_id(value: str | None) -> int | None:

@@ -26,8 +26,8 @@ def game_kind(value: object) -> gamelists.GameKind:
 
 @register.simple_tag
 def winter_games_of(user: User) -> gamelists.WinterLists:
-    """The player's Winter games, in play and finished."""
-    return gamelists.winter_games_of(user)
+    """The player's own Winter games, in play and finished (those hidden too: theirs)."""
+    return gamelists.winter_games_of(user, with_hidden=True)
 
 
 @register.simple_tag

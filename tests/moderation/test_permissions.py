@@ -25,6 +25,7 @@ MODERATION_PAGES = [
     "admin:moderation_suspiciousresult_changelist",
     "admin:games_game_changelist",
     "admin:games_soloresult_changelist",
+    "admin:wintergames_wintergame_changelist",
 ]
 
 
@@ -54,6 +55,10 @@ def test_the_moderators_group_has_exactly_the_permissions_it_needs() -> None:
         "social.view_chatmessage",
         "social.change_chatmessage",
         "social.view_chatmute",
+        # Winter games: see them and their seats, hide and unhide them (migration 0008).
+        "wintergames.view_wintergame",
+        "wintergames.change_wintergame",
+        "wintergames.view_winterseat",
     }
     assert not any(code.split(".")[1].startswith("delete_") for code in codenames)
     assert not any(
