@@ -3,8 +3,9 @@
 The lists are drawn by ``games`` (My games, the lobby) and ``leaderboards`` (the profile);
 ``games`` may not read ``wintergames``, so the Winter half of those lists is read here, an
 app above both games, and reaches ``games``' templates through the tags of
-``leaderboards/templatetags/game_lists.py``. Each read costs a fixed number of queries,
-however many games a player has.
+``leaderboards/templatetags/game_lists.py``. So do the Winter ratings' figures that a
+lower app's page shows (a finished game's rating changes, through the ``ratings`` tags).
+Each read costs a fixed number of queries, however many games a player has.
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ from typing import Literal
 from django.db.models import Count, Max, Prefetch, prefetch_related_objects
 
 from accounts.models import User
+from leaderboards.models import WinterRatingChange
+from leaderboards.rating import display_change, display_rating
 from wintergames.models import WinterGame, WinterSeat
 from wintergames.selectors import games_open
 
@@ -130,3 +133,34 @@ def winter_lobby() -> WinterLobby:
     """The signature first: a change between the two reads shows on the next poll."""
     signature = winter_lobby_signature()
     return WinterLobby(games=winter_open_games(), signature=signature)
+
+
+@dataclass(frozen=True)
+class WinterRatingShown:
+    """One person's rating change in a finished Winter game, on the shown scale."""
+
+    name: str
+    before: int
+    after: int
+    change: str  # "+12", "-7", "±0"
+
+
+def winter_rating_changes(game: WinterGame) -> list[WinterRatingShown]:
+    """What a finished Winter game did to its people's ratings, by place; none for a game
+    in play, an unrated one or one a moderator hid. One query, none before the end."""
+    if not game.is_finished or game.hidden:
+        return []
+    rows = (
+        WinterRatingChange.objects.filter(game_id=game.pk)
+        .select_related("user")
+        .order_by("seat__place", "seat__position")
+    )
+    return [
+        WinterRatingShown(
+            name=row.user.display_name,
+            before=display_rating(row.rating_before),
+            after=display_rating(row.rating_after),
+            change=display_change(row.rating_before, row.rating_after),
+        )
+        for row in rows
+    ]

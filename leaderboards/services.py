@@ -42,6 +42,7 @@ from leaderboards.models import (
     SoloStanding,
     WeeklyBest,
     WinterRating,
+    WinterRatingChange,
     band_field,
 )
 from leaderboards.rating import INITIAL, Skill, rate
@@ -734,8 +735,40 @@ def winter_game_finished(*, game: WinterGame, seats: list[WinterSeat], **_signal
         [seat.place for seat in rated if seat.place is not None],
     )
     finished_at = game.finished_at or timezone.now()
-    for rating, skill in zip(before, after, strict=True):
+    changes = []
+    for seat, rating, skill in zip(rated, before, after, strict=True):
+        changes.append(
+            WinterRatingChange(
+                seat_id=seat.pk,
+                game_id=game.pk,
+                user_id=rating.user_id,
+                rating_before=rating.ordinal,
+                rating_after=skill.ordinal,
+                finished_at=finished_at,
+            )
+        )
         rating.mu, rating.sigma, rating.ordinal = skill.mu, skill.sigma, skill.ordinal
         rating.games += 1
         rating.last_game_at = finished_at
     WinterRating.objects.bulk_update(before, ["mu", "sigma", "ordinal", "games", "last_game_at"])
+    winter_rating_changes_write(changes=changes, game_ids=[game.pk])
+
+
+def winter_rating_changes_write(
+    *, changes: Iterable[WinterRatingChange], game_ids: Iterable[int] | None
+) -> int:
+    """Record what rated Winter games did to their people's ratings: ``changes`` (unsaved
+    rows, one per rated seat, ordinals before and after) replace whatever was recorded of
+    the games ``game_ids``, or of every game when it is None (a replay of them all).
+
+    The one writer of ``WinterRatingChange``: the finish of a game (``winter_game_finished``)
+    and a replay of the ratings call it alike, so the game page and the profile read the
+    same figures either way. A game of ``game_ids`` without a change (no longer rated:
+    hidden, say) keeps no record. Runs in the caller's transaction; returns the rows written.
+    """
+    with transaction.atomic(savepoint=False):
+        old = WinterRatingChange.objects.all()
+        if game_ids is not None:
+            old = old.filter(game_id__in=list(game_ids))
+        old.delete()
+        return len(WinterRatingChange.objects.bulk_create(changes, batch_size=5000))
