@@ -18,6 +18,7 @@ from django.db.models import Count, Max, Prefetch, prefetch_related_objects
 from accounts.models import User
 from leaderboards.models import WinterRatingChange
 from leaderboards.rating import display_change, display_rating
+from leaderboards.selectors import RatingPoint
 from wintergames.models import WinterGame, WinterSeat
 from wintergames.selectors import games_open
 
@@ -61,22 +62,40 @@ class WinterEntry:
 class WinterLists:
     in_play: list[WinterEntry]
     finished: list[WinterEntry]
+    # Which page of the finished games (``WINTER_FINISHED_SHOWN`` a page), and whether
+    # older ones follow.
+    page: int = 1
+    has_next: bool = False
+
+    @property
+    def has_previous(self) -> bool:
+        return self.page > 1
 
 
-def winter_games_of(user: User) -> WinterLists:
-    """``user``'s Winter games: waiting or in play (theirs to move first), then the latest
-    finished. Three queries, however many games."""
+def page_number(value: object) -> int:
+    """A page number read from an address; 1 for anything but a few ASCII digits."""
+    if not isinstance(value, str) or not (value.isascii() and value.isdigit()) or len(value) > 6:
+        return 1
+    return max(1, int(value))
+
+
+def winter_games_of(user: User, page: int = 1) -> WinterLists:
+    """``user``'s Winter games: waiting or in play (theirs to move first), then one page
+    of the finished, latest first. Three queries, however many games."""
     mine = WinterGame.objects.filter(seats__user=user)
     in_play = list(
         mine.exclude(status=WinterGame.Status.FINISHED).order_by("-updated_at", "-pk")[
             :WINTER_IN_PLAY_SHOWN
         ]
     )
+    offset = (page - 1) * WINTER_FINISHED_SHOWN
     finished = list(
         mine.filter(status=WinterGame.Status.FINISHED).order_by("-finished_at", "-pk")[
-            :WINTER_FINISHED_SHOWN
+            offset : offset + WINTER_FINISHED_SHOWN + 1
         ]
     )
+    has_next = len(finished) > WINTER_FINISHED_SHOWN
+    finished = finished[:WINTER_FINISHED_SHOWN]
     seats = WinterSeat.objects.select_related("user").order_by("position")
     prefetch_related_objects([*in_play, *finished], Prefetch("seats", queryset=seats))
 
@@ -87,7 +106,12 @@ def winter_games_of(user: User) -> WinterLists:
 
     entries = [entry(game) for game in in_play]
     entries.sort(key=lambda e: not e.to_move)
-    return WinterLists(in_play=entries, finished=[entry(game) for game in finished])
+    return WinterLists(
+        in_play=entries,
+        finished=[entry(game) for game in finished],
+        page=page,
+        has_next=has_next,
+    )
 
 
 @dataclass(frozen=True)
@@ -164,3 +188,19 @@ def winter_rating_changes(game: WinterGame) -> list[WinterRatingShown]:
         )
         for row in rows
     ]
+
+
+#: The Winter rating's ``RatingPoint.ruleset``: one line of its own on a rating chart.
+WINTER_SERIES = "winter"
+WINTER_RATING_HISTORY_GAMES = 100
+
+
+def winter_rating_history(user: User) -> list[RatingPoint]:
+    """``user``'s Winter rating after each of their latest rated games, oldest first;
+    games a moderator hid are left out. One query."""
+    rows = (
+        WinterRatingChange.objects.filter(user=user, game__hidden=False)
+        .order_by("-finished_at", "-id")
+        .values_list("rating_after", "finished_at", "game_id")[:WINTER_RATING_HISTORY_GAMES]
+    )
+    return [RatingPoint(WINTER_SERIES, after, at, game_id) for after, at, game_id in rows][::-1]

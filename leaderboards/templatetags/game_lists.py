@@ -25,9 +25,10 @@ def game_kind(value: object) -> gamelists.GameKind:
 
 
 @register.simple_tag
-def winter_games_of(user: User) -> gamelists.WinterLists:
-    """The player's Winter games, in play and finished."""
-    return gamelists.winter_games_of(user)
+def winter_games_of(user: User, page: object = None) -> gamelists.WinterLists:
+    """The player's Winter games, in play and one page of the finished (``page`` as read
+    from the address, ``request.GET.page``: the first for anything but a number)."""
+    return gamelists.winter_games_of(user, gamelists.page_number(page))
 
 
 @register.simple_tag
