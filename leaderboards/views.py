@@ -143,8 +143,8 @@ def winter_rating_board(request: HtmxHttpRequest) -> HttpResponse:
     board = selectors.winter_rating_board(page=_page_number(request), viewer=viewer)
     # A rating the board leaves out (provisional, or no game for 90 days): its owner is
     # told where it stands, as the profile shows it.
-    shown = viewer is not None and not board.own and not request.htmx
-    off_board = selectors.winter_rating_of(viewer) if viewer and shown else None
+    left_out = viewer is not None and not board.own and not request.htmx
+    off_board = selectors.winter_rating_of(viewer) if viewer is not None and left_out else None
     context = {
         "board": board,
         "rows": _shown_rows(board, decimals=0, links=True, viewer=viewer, shown=display_rating),
