@@ -10,9 +10,11 @@ import datetime
 from dataclasses import dataclass, field, replace
 
 from django.utils.formats import date_format
+from django.utils.translation import gettext as _
 
 import rules
 from games.models import Ruleset
+from leaderboards.gamelists import WINTER_SERIES
 from leaderboards.rating import DISPLAY_TARGET, display_rating
 from leaderboards.selectors import BAND_LABELS, DuplicatePoint, HistoryEntry, RatingPoint
 
@@ -233,8 +235,13 @@ def band_chart(bands: list[tuple[rules.SoloRating, int]]) -> Chart | None:
     )
 
 
-def rating_chart(points: list[RatingPoint]) -> Chart | None:
-    """The rating after each rated game, one line per ruleset; None before any."""
+def rating_chart(
+    points: list[RatingPoint], lines: list[tuple[str, str, str]] | None = None
+) -> Chart | None:
+    """The rating after each rated game, one line per ruleset (or per ``lines``: each a
+    ``RatingPoint.ruleset`` value, its label and its colour class); None before any."""
+    if lines is None:
+        lines = [(r.value, str(r.label), RULESET_CLASSES[r.value]) for r in Ruleset]
     if not points:
         return None
     # Drawn on the scale players see (1500-based), not as raw ordinals.
@@ -245,7 +252,7 @@ def rating_chart(points: list[RatingPoint]) -> Chart | None:
     low, high = low - pad, high + pad
     factor, offset = _scale(low, high)
     series = []
-    for ruleset in Ruleset:
+    for key, label, css in lines:
         dots = [
             Dot(
                 _x(i, len(points)),
@@ -253,18 +260,23 @@ def rating_chart(points: list[RatingPoint]) -> Chart | None:
                 f"{p.rating:.0f} · {p.at:%Y-%m-%d}",
             )
             for i, p in enumerate(points)
-            if p.ruleset == ruleset.value
+            if p.ruleset == key
         ]
         if dots:
-            series.append(
-                Series(str(ruleset.label), RULESET_CLASSES[ruleset.value], _points(dots), dots)
-            )
+            series.append(Series(label, css, _points(dots), dots))
     ticks = [Tick(offset - value * factor, f"{value:.0f}") for value in _nice_ticks(low, high)]
     return _plot(
         rects=[],
         series=series,
         ticks=ticks,
         dates=_date_ticks([p.at for p in points]),
+    )
+
+
+def winter_rating_chart(points: list[RatingPoint]) -> Chart | None:
+    """The Winter rating after each rated Winter game, one line; None before any."""
+    return rating_chart(
+        points, [(WINTER_SERIES, str(_("Carcassonne: Winter Edition")), "series-winter")]
     )
 
 

@@ -14,6 +14,7 @@ from django.utils.translation import gettext_lazy as _
 
 import rules
 from games.models import Game, Ruleset, Seat
+from wintergames.models import WinterGame, WinterSeat
 
 # A rating stays off the board until it rests on this many games (see PlayerRating).
 PROVISIONAL_GAMES = 5
@@ -363,3 +364,40 @@ class WinterRating(Rating):
 
     def __str__(self) -> str:
         return f"{self.user} (Winter): {self.ordinal:.1f}"
+
+
+class WinterRatingChange(models.Model):
+    """What one rated Winter game did to one person's rating: the ordinals before and
+    after it, as a Limes seat's ``rating_before`` and ``rating_after``.
+
+    Winter's seats are ``wintergames``' own, which knows nothing of ratings, so the
+    figures live here. Written only by ``services.winter_rating_changes_write``, for a
+    finished game and for a replay of all of them alike; the game page and the profile's
+    rating history read them.
+    """
+
+    seat = models.OneToOneField(
+        WinterSeat, on_delete=models.CASCADE, related_name="+", verbose_name=_("seat")
+    )
+    game = models.ForeignKey(
+        WinterGame, on_delete=models.CASCADE, related_name="+", verbose_name=_("game")
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="+",
+        verbose_name=_("player"),
+    )
+    rating_before = models.FloatField(_("rating before"))
+    rating_after = models.FloatField(_("rating after"))
+    finished_at = models.DateTimeField(_("finished at"))
+
+    class Meta:
+        verbose_name = _("Winter rating change")
+        verbose_name_plural = _("Winter rating changes")
+        indexes = [
+            models.Index(fields=["user", "-finished_at"], name="winter_rating_history"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} in Winter game #{self.game_id}: {self.rating_after:.1f}"

@@ -41,6 +41,12 @@ def display_rating(ordinal: float) -> int:
     return round(DISPLAY_TARGET + DISPLAY_ALPHA * ordinal)
 
 
+def display_change(before: float, after: float) -> str:
+    """What a game did to a rating, on the shown scale: ``+12``, ``-7`` or ``±0``."""
+    change = display_rating(after) - display_rating(before)
+    return f"{change:+d}" if change else "±0"
+
+
 def rate(skills: list[Skill], places: list[int]) -> list[Skill]:
     """The skills after one game in which player ``i`` finished at ``places[i]`` (1 = won).
 

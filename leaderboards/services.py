@@ -44,6 +44,7 @@ from leaderboards.models import (
     SoloStanding,
     WeeklyBest,
     WinterRating,
+    WinterRatingChange,
     band_field,
 )
 from leaderboards.rating import INITIAL, Skill, rate
@@ -729,8 +730,11 @@ def winter_game_finished(*, game: WinterGame, seats: list[WinterSeat], **_signal
     )
     ratings = {rating.user_id: rating for rating in locked}
     before = [ratings[user_id] for user_id in user_ids]
-    _winter_rate(before, rated, game.finished_at or timezone.now())
+    finished_at = game.finished_at or timezone.now()
+    moved = _winter_rate(before, rated, finished_at)
     WinterRating.objects.bulk_update(before, ["mu", "sigma", "ordinal", "games", "last_game_at"])
+    changes = _winter_changes(game.pk, rated, moved, finished_at)
+    winter_rating_changes_write(changes=changes, game_ids=[game.pk])
 
 
 def _winter_rating_new(user_id: int) -> WinterRating:
@@ -778,6 +782,7 @@ def winter_ratings_recompute() -> int:
         .order_by("game__finished_at", "game_id", "position")
     )
     tallies: dict[int, WinterRating] = {}
+    changes: list[WinterRatingChange] = []
     rated_games = 0
     for _game_id, game_seats in groupby(seats.iterator(chunk_size=5000), key=lambda s: s.game_id):
         played = list(game_seats)
@@ -789,8 +794,54 @@ def winter_ratings_recompute() -> int:
             for seat in rated
             if seat.user_id is not None
         ]
-        _winter_rate(ratings, rated, played[0].game.finished_at or timezone.now())
+        at = played[0].game.finished_at or timezone.now()
+        moved = _winter_rate(ratings, rated, at)
+        changes.extend(_winter_changes(played[0].game_id, rated, moved, at))
         rated_games += 1
     WinterRating.objects.all().delete()
     WinterRating.objects.bulk_create(tallies.values(), batch_size=5000)
+    winter_rating_changes_write(changes=changes, game_ids=None)
     return rated_games
+
+
+def _winter_changes(
+    game_id: int, rated: list[WinterSeat], moved: list[tuple[float, float]], at: datetime.datetime
+) -> list[WinterRatingChange]:
+    """What one rated game did to its people's ratings (``moved``: ``_winter_rate``'s).
+
+    ``rated`` are people only (``winter_rated_seats``).
+    """
+    changes = []
+    for seat, (old, new) in zip(rated, moved, strict=True):
+        assert seat.user_id is not None
+        changes.append(
+            WinterRatingChange(
+                seat_id=seat.pk,
+                game_id=game_id,
+                user_id=seat.user_id,
+                rating_before=old,
+                rating_after=new,
+                finished_at=at,
+            )
+        )
+    return changes
+
+
+def winter_rating_changes_write(
+    *, changes: Iterable[WinterRatingChange], game_ids: Iterable[int] | None
+) -> int:
+    """Record what rated Winter games did to their people's ratings: ``changes`` (unsaved
+    rows, one per rated seat, ordinals before and after) replace whatever was recorded of
+    the games ``game_ids``, or of every game when it is None (a replay of them all).
+
+    The one writer of ``WinterRatingChange``: the finish of a game (``winter_game_finished``)
+    and a replay of the ratings call it alike, so the game page and the profile read the
+    same figures either way. A game of ``game_ids`` without a change (no longer rated:
+    hidden, say) keeps no record. Runs in the caller's transaction; returns the rows written.
+    """
+    with transaction.atomic(savepoint=False):
+        old = WinterRatingChange.objects.all()
+        if game_ids is not None:
+            old = old.filter(game_id__in=list(game_ids))
+        old.delete()
+        return len(WinterRatingChange.objects.bulk_create(changes, batch_size=5000))

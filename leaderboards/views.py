@@ -29,6 +29,7 @@ from games.framing import titles_of
 from games.models import Ruleset
 from leaderboards import charts, gamelists, selectors
 from leaderboards.duplicate import Duplicate
+from leaderboards.models import PROVISIONAL_GAMES
 from leaderboards.rating import display_rating
 
 
@@ -138,13 +139,18 @@ def board_page(request: HtmxHttpRequest, ruleset: str, kind: str) -> HttpRespons
 
 def winter_rating_board(request: HtmxHttpRequest) -> HttpResponse:
     """The Winter ratings, a page at a time; for an htmx request, just the table."""
-    board = selectors.winter_rating_board(page=_page_number(request), viewer=_viewer(request))
+    viewer = _viewer(request)
+    board = selectors.winter_rating_board(page=_page_number(request), viewer=viewer)
+    # A rating the board leaves out (provisional, or no game for 90 days): its owner is
+    # told where it stands, as the profile shows it.
+    left_out = viewer is not None and not board.own and not request.htmx
+    off_board = selectors.winter_rating_of(viewer) if viewer is not None and left_out else None
     context = {
         "board": board,
-        "rows": _shown_rows(
-            board, decimals=0, links=True, viewer=_viewer(request), shown=display_rating
-        ),
+        "rows": _shown_rows(board, decimals=0, links=True, viewer=viewer, shown=display_rating),
         "own_value": display_rating(board.own.value) if board.own else None,
+        "off_board": off_board,
+        "games_to_go": PROVISIONAL_GAMES - off_board.games if off_board else 0,
         "decimals": 0,
         "rulesets": list(Ruleset),
     }
@@ -319,6 +325,7 @@ def profile(request: HtmxHttpRequest, username: str) -> HttpResponse:
             band_chart=charts.band_chart(stats.bands),
             winter_lists=gamelists.winter_games_of(player),
             winter_rating=selectors.winter_rating_of(player),
+            winter_rating_chart=charts.winter_rating_chart(gamelists.winter_rating_history(player)),
             rating_chart=charts.rating_chart(stats.rating_history),
             duplicate_chart=charts.duplicate_chart(selectors.duplicate_history(player)),
             # A link the visitor could not open (today's daily before their own) is left out.

@@ -25,9 +25,10 @@ def game_kind(value: object) -> gamelists.GameKind:
 
 
 @register.simple_tag
-def winter_games_of(user: User) -> gamelists.WinterLists:
-    """The player's own Winter games, in play and finished (those hidden too: theirs)."""
-    return gamelists.winter_games_of(user, with_hidden=True)
+def winter_games_of(user: User, page: object = None) -> gamelists.WinterLists:
+    """The player's own Winter games (those hidden too: theirs), in play and one page of
+    the finished (``page`` as read from the address: the first for anything but a number)."""
+    return gamelists.winter_games_of(user, gamelists.page_number(page), with_hidden=True)
 
 
 @register.simple_tag
