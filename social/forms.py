@@ -61,6 +61,16 @@ class ChallengeForm(forms.Form):
             raise forms.ValidationError(_("Choose the game's pace."))
         return cleaned
 
+    def refusal(self) -> str:
+        """What is wrong with the invalid form, in a sentence."""
+        if self.non_field_errors():
+            return str(self.non_field_errors()[0])
+        if "round_seconds" in self.errors:
+            return str(_("Choose the time per round from the list."))
+        if "winter_pace" in self.errors:
+            return str(_("Choose the game's pace."))
+        return str(_("The form could not be read."))
+
     def terms(self) -> ChallengeTerms:
         """The game the valid form asks for."""
         data = self.cleaned_data

@@ -112,9 +112,7 @@ def challenge_new(request: AuthenticatedHttpRequest, username: str) -> HttpRespo
     other = get_object_or_404(User, username=username, deleted_at__isnull=True)
     form = ChallengeForm(request.POST)
     if not form.is_valid():
-        errors = form.non_field_errors()
-        message = str(errors[0]) if errors else _("The form could not be read.")
-        return _refused(request, ActionRefused(message))
+        return _refused(request, ActionRefused(form.refusal()))
     try:
         challenge = services.challenge_create(user=request.user, other=other, terms=form.terms())
     except (ActionRefused, PermissionDenied) as error:
