@@ -225,3 +225,18 @@ def test_the_chat_of_a_challenge_s_winter_game_is_its_players_alone(
     panel = client_for(ana).get(chat, **HTMX).content.decode()
     assert "between us" in panel
     assert "Only the players of this game read this chat." in panel
+
+
+@pytest.mark.usefixtures("friends")
+def test_the_challenger_is_called_to_the_winter_game_once_accepted(ana: User, ben: User) -> None:
+    challenge = services.challenge_create(
+        user=ana, other=ben, terms=services.ChallengeTerms(kind=GameKind.WINTER, pace="live")
+    )
+    game = services.challenge_accept(user=ben, challenge_id=challenge.pk)
+    client = client_for(ana)
+    client.get(reverse("games:home"))
+    query = f"u={ana.pk}&t={inbox_token(ana.pk, client.cookies['sessionid'].value)}"
+    alerts = client.get(f"{reverse('social:challenge_alerts')}?{query}").content.decode()
+    assert "ben accepted your challenge" in alerts
+    assert f'href="/winter/games/{game.pk}/"' in alerts
+    assert f"Winter game {game.pk}" in alerts

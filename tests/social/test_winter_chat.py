@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from django.core.exceptions import PermissionDenied
+from django.template import RequestContext, Template
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
@@ -292,3 +293,18 @@ def test_the_refusals_are_actions_refused_or_permission_denied(
         services.chat_post(game=table, user=ana, text="")
     with pytest.raises(ActionRefused):
         services.chat_post(game=table, user=ana, phrase="no_such_phrase")
+
+
+def test_my_games_can_mark_a_winter_game_s_unread_chat(
+    table: WinterGame, ana: User, ben: User, rf: Any
+) -> None:
+    services.chat_post(game=table, user=ana, text="your turn")
+    request = rf.get("/")
+    request.user = ben
+    template = Template(
+        "{% load social %}{% winter_chat_unread games as unread %}"
+        '{% include "social/_chat_unread.html" with count=unread|unread_in:game game=game %}'
+    )
+    html = template.render(RequestContext(request, {"games": [table], "game": table}))
+    assert f'href="/winter/games/{table.pk}/#chat"' in html
+    assert "1 unread chat message" in html
