@@ -294,12 +294,6 @@ def friends_recent_games(user: User) -> list[FriendsGame]:
 # Chat
 
 
-def chat_open(game: Game) -> bool:
-    """Whether a Limes game has a chat at all: multiplayer games, never a daily challenge
-    nor a sealed game (a tournament's deal: its players must not talk while it runs)."""
-    return room_of(game).is_open
-
-
 def can_read_chat(game: Game | WinterGame, user: User | AnonymousUser, seat: object = None) -> bool:
     """Whether ``user`` may read the game's chat (``ChatRoom.can_read``), of either game.
 
@@ -308,14 +302,6 @@ def can_read_chat(game: Game | WinterGame, user: User | AnonymousUser, seat: obj
     for each other. (``seat`` is no longer needed: the room knows who is seated.)
     """
     return room_of(game).can_read(user)
-
-
-def can_post_chat(game: Game | WinterGame, user: User | AnonymousUser, seat: object = None) -> bool:
-    """Whether the chat offers ``user`` to write, a mute aside: a seated player, not banned.
-
-    (The panel reads the mute once, to say until when; ``services.chat_post`` checks all.)
-    """
-    return room_of(game).can_post(user)
 
 
 def chat_messages(room: ChatRoom, viewer: User) -> list[ChatMessage]:
