@@ -36,12 +36,16 @@ def social_export(user: User) -> list[tuple[str, Any]]:
                 "from": c.challenger.username,
                 "to": c.challenged.username,
                 "status": c.status,
+                "kind": c.kind,
                 "pace": c.pace,
                 "round_seconds": c.round_seconds,
                 "diagonal": c.diagonal,
                 "ferryman": c.ferryman,
+                "farmers": c.farmers,
+                "aids": c.aids,
                 "sent_at": c.created_at.isoformat(),
                 "game": c.game_id,
+                "winter_game": c.winter_game_id,
             }
             for c in Challenge.objects.filter(
                 Q(challenger=user) | Q(challenged=user)
@@ -51,6 +55,7 @@ def social_export(user: User) -> list[tuple[str, Any]]:
     chat = [
         {
             "game": m.game_id,
+            "winter_game": m.winter_game_id,
             "sent_at": m.created_at.isoformat(),
             "text": m.text,
             "quick_phrase": m.phrase,

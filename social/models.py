@@ -6,6 +6,7 @@ from django.conf import settings
 from django.core.validators import MaxLengthValidator
 from django.db import models
 from django.db.models import Q
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -116,8 +117,19 @@ class Block(models.Model):
         return f"{self.blocker_id} x {self.blocked_id}"
 
 
+class GameKind(models.TextChoices):
+    """Which of the site's games a challenge or a chat room is of."""
+
+    LIMES = "limes", _("Limes")
+    WINTER = "winter", _("Carcassonne: Winter Edition")
+
+
 class Challenge(models.Model):
-    """A player invites a friend to a two-player game with chosen rules and pace."""
+    """A player invites a friend to a two-player game with chosen rules and pace.
+
+    A Limes challenge has a time per round and Limes' variants; a Winter one has Winter's
+    options (``farmers``, ``aids``) and the pace alone sets its clock.
+    """
 
     class Status(models.TextChoices):
         PENDING = "pending", _("Waiting for an answer")
@@ -138,10 +150,18 @@ class Challenge(models.Model):
         related_name="challenges_received",
         verbose_name=_("challenged player"),
     )
+    kind = models.CharField(
+        _("game"), max_length=8, choices=GameKind.choices, default=GameKind.LIMES
+    )
     diagonal = models.BooleanField(_("diagonal placement"), default=False)
     ferryman = models.BooleanField(_("fisherman as ferryman"), default=False)
+    farmers = models.BooleanField(_("farmers"), default=True)
+    aids = models.BooleanField(_("table aids"), default=True)
+    # The two games' paces have the same values (Winter's untimed too).
     pace = models.CharField(_("pace"), max_length=16, choices=Game.Pace.choices)
-    round_seconds = models.PositiveIntegerField(_("time per round (seconds)"))
+    round_seconds = models.PositiveIntegerField(
+        _("time per round (seconds)"), null=True, blank=True
+    )
     status = models.CharField(
         _("status"), max_length=10, choices=Status.choices, default=Status.PENDING
     )
@@ -156,6 +176,14 @@ class Challenge(models.Model):
         related_name="+",
         verbose_name=_("game"),
     )
+    winter_game = models.ForeignKey(
+        WinterGame,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("Winter game"),
+    )
 
     class Meta:
         verbose_name = _("challenge")
@@ -169,6 +197,15 @@ class Challenge(models.Model):
                 condition=Q(status="pending"),
                 name="challenge_one_pending_per_pair",
             ),
+            # A Limes challenge has its time per round and leads to a Limes game; a
+            # Winter one to a Winter game.
+            models.CheckConstraint(
+                condition=(
+                    Q(kind="limes", round_seconds__isnull=False, winter_game__isnull=True)
+                    | Q(kind="winter", game__isnull=True)
+                ),
+                name="challenge_game_of_its_kind",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -176,7 +213,20 @@ class Challenge(models.Model):
 
     @property
     def round_time_label(self) -> str:
-        return duration_label(self.round_seconds)
+        return duration_label(self.round_seconds) if self.round_seconds else ""
+
+    @property
+    def is_winter(self) -> bool:
+        return self.kind == GameKind.WINTER
+
+    @property
+    def game_url(self) -> str | None:
+        """The page of the game the challenge led to (``None`` before it is accepted)."""
+        if self.winter_game_id is not None:
+            return reverse("winter:detail", kwargs={"pk": self.winter_game_id})
+        if self.game_id is not None:
+            return reverse("games:detail", kwargs={"pk": self.game_id})
+        return None
 
     @property
     def is_pending(self) -> bool:

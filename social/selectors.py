@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from accounts.models import Notification, User
 from games.framing import titles_of
-from games.models import Game, Move, Seat
+from games.models import Game, Move
 from games.policy import can_watch
 from social import presence
 from social.models import (
@@ -26,8 +26,11 @@ from social.models import (
     ChatRead,
     Follow,
     FriendRequest,
+    GameKind,
     HiddenPresence,
 )
+from social.rooms import ChatRoom, room_key, room_of
+from wintergames.models import WinterGame, WinterTurn
 
 #: Messages a chat panel shows: the newest ones.
 CHAT_SHOWN = 50
@@ -168,7 +171,7 @@ def challenge_of(user: User, pk: int) -> Challenge | None:
         .exclude(
             challenged=user, challenger__in=Block.objects.filter(blocker=user).values("blocked")
         )
-        .select_related("challenger", "challenged", "game")
+        .select_related("challenger", "challenged", "game", "winter_game")
         .first()
     )
 
@@ -208,22 +211,31 @@ def live_challenges(user: User) -> LiveChallenges:
         pace=Game.Pace.LIVE, challenger__deleted_at__isnull=True
     )
     recent = now - datetime.timedelta(minutes=settings.LIMES_LIVE_CHALLENGE_MINUTES)
+    # Until they have played in it: a Limes move of theirs, or any Winter turn since (the
+    # challenger sits first at a Winter table, so the first turn after the accept is theirs).
+    limes_unplayed = Q(game__status=Game.Status.ACTIVE) & ~Exists(
+        Move.objects.filter(seat__game=OuterRef("game"), seat__user=user)
+    )
+    winter_unplayed = Q(winter_game__status=WinterGame.Status.RUNNING) & ~Exists(
+        WinterTurn.objects.filter(
+            game=OuterRef("winter_game"), played_at__gt=OuterRef("answered_at")
+        )
+    )
     accepted = (
         Challenge.objects.filter(
             challenger=user,
             pace=Game.Pace.LIVE,
             status=Challenge.Status.ACCEPTED,
             answered_at__gt=recent,
-            game__status=Game.Status.ACTIVE,
         )
-        .exclude(Exists(Move.objects.filter(seat__game=OuterRef("game"), seat__user=user)))
-        .select_related("challenged", "game")
+        .filter(limes_unplayed | winter_unplayed)
+        .select_related("challenged", "game", "winter_game")
         .order_by("-answered_at")
     )
     # One banner a game, however many challenges led to it.
     banners: list[Challenge] = []
     for challenge in accepted:
-        if all(challenge.game_id != shown.game_id for shown in banners):
+        if all(challenge.game_url != shown.game_url for shown in banners):
             banners.append(challenge)
     return LiveChallenges(list(received), banners)
 
@@ -282,46 +294,21 @@ def friends_recent_games(user: User) -> list[FriendsGame]:
 # Chat
 
 
-def chat_open(game: Game) -> bool:
-    """Whether the game has a chat at all: multiplayer games, never a daily challenge nor a
-    sealed game (a tournament's deal: its players must not talk while it runs)."""
-    if game.mode != Game.Mode.MULTI or game.daily is not None or game.sealed_until is not None:
-        return False
-    return game.status != Game.Status.CANCELLED
+def can_read_chat(game: Game | WinterGame, user: User | AnonymousUser, seat: object = None) -> bool:
+    """Whether ``user`` may read the game's chat (``ChatRoom.can_read``), of either game.
 
-
-def can_read_chat(game: Game, user: User | AnonymousUser, seat: Seat | None) -> bool:
-    """Whether ``user`` may read the game's chat: a signed-in player who may watch it.
-
-    Spectators read the players' chat but cannot write in it (see ``can_post_chat``): the
-    table is as public as the game, while a spectator's word could coach a player in the
-    middle of a round, and a second channel would be a second thing to moderate.
-
-    The chat of a game by invitation only (not listed in the lobby) is its players' alone,
-    after its end too, when the game itself becomes public: they wrote for each other.
+    The chat of a game by invitation only (not listed in the lobby, or a challenge's) is
+    its players' alone, after its end too, when the game itself becomes public: they wrote
+    for each other. (``seat`` is no longer needed: the room knows who is seated.)
     """
-    if not user.is_authenticated or not chat_open(game):
-        return False
-    if not game.listed and (seat is None or seat.user_id != user.pk):
-        return False
-    return can_watch(game, user, seat)
+    return room_of(game).can_read(user)
 
 
-def can_post_chat(game: Game, user: User | AnonymousUser, seat: Seat | None) -> bool:
-    """Whether the chat offers ``user`` to write, a mute aside: a seated player, not banned.
-
-    (The panel reads the mute once, to say until when; ``services.chat_post`` checks all.)
-    """
-    if not isinstance(user, User) or seat is None or seat.user_id != user.pk:
-        return False
-    return chat_open(game) and not user.is_banned
-
-
-def chat_messages(game: Game, viewer: User) -> list[ChatMessage]:
-    """The newest messages of the chat, oldest first, without those a moderator hid and
+def chat_messages(room: ChatRoom, viewer: User) -> list[ChatMessage]:
+    """The newest messages of the room, oldest first, without those a moderator hid and
     without those of players ``viewer`` blocked."""
     messages = (
-        ChatMessage.objects.filter(game=game, hidden=False)
+        ChatMessage.objects.filter(**room.lookup(), hidden=False)
         .exclude(author__in=Block.objects.filter(blocker=viewer).values("blocked"))
         .select_related("author")
         .order_by("-pk")[:CHAT_SHOWN]
@@ -329,15 +316,17 @@ def chat_messages(game: Game, viewer: User) -> list[ChatMessage]:
     return list(reversed(messages))
 
 
-def chat_last_read(game: Game, user: User) -> int:
-    """The id of the newest message of the game's chat that ``user`` has read (0: none)."""
-    mark = ChatRead.objects.filter(game=game, user=user).values_list("last_read", flat=True)
+def chat_last_read(room: ChatRoom, user: User) -> int:
+    """The id of the newest message of the room that ``user`` has read (0: none)."""
+    mark = ChatRead.objects.filter(**room.lookup(), user=user).values_list("last_read", flat=True)
     return mark.first() or 0
 
 
-def chat_unread_counts(user: User, game_ids: Iterable[int]) -> dict[int, int]:
+def chat_unread_counts(
+    user: User, game_ids: Iterable[int], *, kind: GameKind = GameKind.LIMES
+) -> dict[int, int]:
     """How many messages by others ``user`` has not read in each of these games' chats
-    (a game with none is left out), in one query.
+    (games of ``kind``; a game with none is left out), in one query.
 
     Counted as the chat shows them: without hidden messages and those of players ``user``
     blocked.
@@ -345,33 +334,39 @@ def chat_unread_counts(user: User, game_ids: Iterable[int]) -> dict[int, int]:
     ids = list(game_ids)
     if not ids:
         return {}
-    read = ChatRead.objects.filter(user=user, game=OuterRef("game")).values("last_read")[:1]
+    field = "winter_game" if kind == GameKind.WINTER else "game"
+    read = ChatRead.objects.filter(user=user, **{field: OuterRef(field)}).values("last_read")[:1]
     rows = (
-        ChatMessage.objects.filter(game_id__in=ids, hidden=False)
+        ChatMessage.objects.filter(**{f"{field}_id__in": ids}, hidden=False)
         .exclude(author=user)
         .exclude(author__in=Block.objects.filter(blocker=user).values("blocked"))
         .filter(pk__gt=Coalesce(Subquery(read), 0))
         .order_by()
-        .values("game_id")
+        .values(f"{field}_id")
         .annotate(unread=Count("pk"))
     )
-    return {row["game_id"]: row["unread"] for row in rows}
+    return {row[f"{field}_id"]: row["unread"] for row in rows}
 
 
-def chat_version_key(game_id: int) -> str:
-    return f"social:chat:{game_id}"
+def chat_version_key(room_key: int | str) -> str:
+    """The cache key of a room's version (``ChatRoom.key``; a Limes game's number)."""
+    return f"social:chat:{room_key}"
 
 
-def chat_version(game_id: int) -> str:
-    """A token that changes whenever a message of the game's chat is written or hidden.
+def chat_version(room: ChatRoom | int, kind: GameKind = GameKind.LIMES) -> str:
+    """A token that changes whenever a message of the room is written or hidden (the room,
+    or the number of a game of ``kind``: a poll asks without loading the game).
 
     From the shared cache when it has it: a poll that finds nothing new costs no query.
     """
-    key = chat_version_key(game_id)
+    pk = room if isinstance(room, int) else room.pk
+    kind = kind if isinstance(room, int) else room.kind
+    key = chat_version_key(room_key(kind, pk))
     cached = cache.get(key)
     if cached is not None:
         return str(cached)
-    row = ChatMessage.objects.filter(game_id=game_id).aggregate(
+    field = "winter_game_id" if kind == GameKind.WINTER else "game_id"
+    row = ChatMessage.objects.filter(**{field: pk}).aggregate(
         last=Max("pk"), hidden=Count("pk", filter=Q(hidden=True))
     )
     version = f"{row['last'] or 0}.{row['hidden']}"
@@ -379,13 +374,13 @@ def chat_version(game_id: int) -> str:
     return version
 
 
-def presence_key(game_id: int, user_id: int) -> str:
-    return f"social:here:{game_id}:{user_id}"
+def presence_key(room_key: int | str, user_id: int) -> str:
+    return f"social:here:{room_key}:{user_id}"
 
 
-def is_present(game_id: int, user_id: int) -> bool:
-    """Whether the player's chat panel of this game asked for news in the last minute."""
-    return cache.get(presence_key(game_id, user_id)) is not None
+def is_present(room_key: int | str, user_id: int) -> bool:
+    """Whether the player's chat panel of this room asked for news in the last minute."""
+    return cache.get(presence_key(room_key, user_id)) is not None
 
 
 def chat_mute_in_force(user: User) -> ChatMute | None:

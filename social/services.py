@@ -10,6 +10,8 @@ import datetime
 import re
 import unicodedata
 from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
@@ -21,12 +23,13 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 import games.services
+import wintergames.services
 from accounts.models import Notification, User
 from accounts.notifications import Event
 from core.errors import ActionRefused
 from floor import push
 from floor.notify import notify
-from games.models import Game, Seat
+from games.models import Game
 from social.models import (
     CHAT_MESSAGE_MAX_LENGTH,
     Block,
@@ -35,18 +38,20 @@ from social.models import (
     ChatRead,
     Follow,
     FriendRequest,
+    GameKind,
     HiddenPresence,
     QuickPhrase,
 )
+from social.rooms import ChatRoom, chat_changed_push, room_key, room_of
 from social.selectors import (
     are_friends,
     challenge_version_of,
     chat_mute_in_force,
-    chat_open,
     chat_version_key,
     has_blocked,
     is_present,
 )
+from wintergames.models import WinterGame
 
 #: How long a challenge to a correspondence game waits for an answer (a live one:
 #: ``settings.LIMES_LIVE_CHALLENGE_MINUTES``, see ``challenge_lifetime``).
@@ -201,28 +206,80 @@ def unblock(*, user: User, other: User) -> None:
 # Challenges
 
 
+@dataclass(frozen=True)
+class ChallengeTerms:
+    """The game a friend is challenged to: which game, its pace and its options.
+
+    Limes: ``round_seconds`` (offered for the pace), ``diagonal``, ``ferryman``. Winter:
+    ``farmers`` and ``aids``; its pace alone sets its clock.
+    """
+
+    kind: GameKind = GameKind.LIMES
+    pace: str = Game.Pace.LIVE
+    round_seconds: int | None = None
+    diagonal: bool = False
+    ferryman: bool = False
+    farmers: bool = True
+    aids: bool = True
+
+    def check(self) -> None:
+        """Raise ``ActionRefused`` for a game or pace not offered."""
+        if self.kind == GameKind.WINTER:
+            if self.pace not in WinterGame.Pace.values:
+                raise ActionRefused(_("Choose the game's pace."))
+            return
+        if self.kind != GameKind.LIMES:
+            raise ActionRefused(_("Choose the game."))
+        offered = games.services.ROUND_SECONDS.get(self.pace, ())  # type: ignore[call-overload]
+        if self.round_seconds not in offered:
+            raise ActionRefused(_("That time per round is not offered for this pace."))
+
+    def fields(self) -> dict[str, object]:
+        """The challenge's fields that say the game (those of the other game left unset)."""
+        if self.kind == GameKind.WINTER:
+            return {
+                "kind": self.kind,
+                "pace": self.pace,
+                "farmers": self.farmers,
+                "aids": self.aids,
+            }
+        return {
+            "kind": self.kind,
+            "pace": self.pace,
+            "round_seconds": self.round_seconds,
+            "diagonal": self.diagonal,
+            "ferryman": self.ferryman,
+        }
+
+
 @transaction.atomic
 def challenge_create(
     *,
     user: User,
     other: User,
-    pace: str,
-    round_seconds: int,
+    pace: str = Game.Pace.LIVE,
+    round_seconds: int | None = None,
     diagonal: bool = False,
     ferryman: bool = False,
+    terms: ChallengeTerms | None = None,
 ) -> Challenge:
     """Challenge a friend to a two-player game; it expires after ``challenge_lifetime``.
 
-    Raises ``ActionRefused`` for a player who is not a friend, an offered pace or time
-    not offered, or a challenge to them already waiting (both players' rows are locked,
-    so two at once cannot both pass).
+    The game is Limes with ``pace``, ``round_seconds`` and its variants, or as ``terms``
+    say (Limes or Carcassonne: Winter Edition, with its options). Raises
+    ``ActionRefused`` for a player who is not a friend, a game, pace or time not offered,
+    or a challenge to them already waiting (both players' rows are locked, so two at once
+    cannot both pass).
     """
+    if terms is None:
+        terms = ChallengeTerms(
+            pace=pace, round_seconds=round_seconds, diagonal=diagonal, ferryman=ferryman
+        )
     _ensure_can_act(user)
     _other(other, user)
     if not are_friends(user, other) or has_blocked(user, other):
         raise ActionRefused(_("You can only challenge your friends."), status=403)
-    if round_seconds not in games.services.ROUND_SECONDS.get(pace, ()):  # type: ignore[call-overload]
-        raise ActionRefused(_("That time per round is not offered for this pace."))
+    terms.check()
     _lock(user, other)
     now = timezone.now()
     waiting = Challenge.objects.filter(
@@ -235,47 +292,65 @@ def challenge_create(
     challenge = Challenge(
         challenger=user,
         challenged=other,
-        pace=pace,
-        round_seconds=round_seconds,
-        diagonal=diagonal,
-        ferryman=ferryman,
         created_at=now,
-        expires_at=now + challenge_lifetime(pace),
+        expires_at=now + challenge_lifetime(terms.pace),
+        **terms.fields(),
     )
     challenge.full_clean()
     challenge.save()
     if not has_blocked(other, user):
         _challenges_changed(now, other.pk)
-    _ask_notify(
-        user,
-        other,
-        Event.CHALLENGE,
-        lambda: _("%(name)s challenges you to a game of Limes.") % {"name": user.username},
-    )
+
+    def text() -> str:
+        if terms.kind == GameKind.WINTER:
+            return _("%(name)s challenges you to a game of Carcassonne: Winter Edition.") % {
+                "name": user.username
+            }
+        return _("%(name)s challenges you to a game of Limes.") % {"name": user.username}
+
+    _ask_notify(user, other, Event.CHALLENGE, text)
     return challenge
 
 
 @transaction.atomic
-def challenge_accept(*, user: User, challenge_id: int) -> Game:
-    """Accept a challenge: a two-player game by invitation starts at once."""
+def challenge_accept(*, user: User, challenge_id: int) -> Game | WinterGame:
+    """Accept a challenge: a two-player game by invitation (of Limes or of Winter, as the
+    challenge says) starts at once, both players seated. Applied once: a second accept
+    finds no challenge waiting."""
     _ensure_can_act(user)
     challenge = _pending_challenge(challenge_id, challenged=user)
     if has_blocked(user, challenge.challenger):
         raise ActionRefused(_("No such challenge."), status=404)
-    game = games.services.game_create_multi(
-        user=challenge.challenger,
-        seats_max=2,
-        pace=challenge.pace,
-        round_seconds=challenge.round_seconds,
-        listed=False,
-        diagonal=challenge.diagonal,
-        ferryman=challenge.ferryman,
-    )
-    game = games.services.game_join(game=game, user=user, code=game.invite_code)
+    game: Game | WinterGame
+    if challenge.is_winter:
+        # Opened for two and joined at once, in this transaction: the lobby never lists it.
+        opened = wintergames.services.game_create(
+            user=challenge.challenger,
+            players=2,
+            computers=0,
+            level="",
+            farmers=challenge.farmers,
+            pace=challenge.pace,
+            aids=challenge.aids,
+        )
+        game = wintergames.services.game_join(game_id=opened.pk, user=user)
+        challenge.winter_game = game
+    else:
+        assert challenge.round_seconds is not None  # (a check constraint says so)
+        game = games.services.game_create_multi(
+            user=challenge.challenger,
+            seats_max=2,
+            pace=challenge.pace,
+            round_seconds=challenge.round_seconds,
+            listed=False,
+            diagonal=challenge.diagonal,
+            ferryman=challenge.ferryman,
+        )
+        game = games.services.game_join(game=game, user=user, code=game.invite_code)
+        challenge.game = game
     challenge.status = Challenge.Status.ACCEPTED
     challenge.answered_at = timezone.now()
-    challenge.game = game
-    challenge.save(update_fields=["status", "answered_at", "game"])
+    challenge.save(update_fields=["status", "answered_at", "game", "winter_game"])
     # The challenger's page takes them to the game: its clock runs already.
     _challenges_changed(challenge.answered_at, challenge.challenger_id, user.pk)
     return game
@@ -426,15 +501,18 @@ def _filtered(text: str) -> bool:
 
 
 @transaction.atomic
-def chat_post(*, game: Game, user: User, text: str = "", phrase: str = "") -> ChatMessage:
-    """Write ``text`` (or a quick ``phrase``) in the game's chat as a seated player.
+def chat_post(
+    *, game: Game | WinterGame, user: User, text: str = "", phrase: str = ""
+) -> ChatMessage:
+    """Write ``text`` (or a quick ``phrase``) in the game's chat as a seated player, in a
+    game of either kind.
 
     Raises ``PermissionDenied`` for anyone not seated, a banned or muted player and a game
     without chat; ``ActionRefused`` for an empty, too long, filtered or too fast message.
     """
     _ensure_can_act(user)
-    seat = Seat.objects.filter(game=game, user=user).first()
-    if seat is None or not chat_open(game):
+    room = room_of(game)
+    if not room.can_post(user):
         raise PermissionDenied(_("Only the players of this game can write in its chat."))
     mute = chat_mute_in_force(user)
     if mute is not None:
@@ -462,48 +540,57 @@ def chat_post(*, game: Game, user: User, text: str = "", phrase: str = "") -> Ch
     )
     if any(counts[f"within_{n}"] >= limit for n, (limit, _window) in enumerate(limits)):
         raise ActionRefused(_("You are writing too fast. Wait a moment."), status=429)
-    message = ChatMessage(game=game, author=user, text=text, phrase=phrase, created_at=now)
-    # The game and the author are the seat's, found above: no need to look them up again.
-    message.full_clean(exclude=["game", "author"])
+    message = ChatMessage(
+        **{room.field: game}, author=user, text=text, phrase=phrase, created_at=now
+    )
+    # The game and the author were found above: no need to look them up again.
+    message.full_clean(exclude=["game", "winter_game", "author"])
     message.save()
-    chat_changed_publish(game.pk)
-    _notify_away(game, user)
+    chat_changed_publish(room.pk, kind=room.kind)
+    _notify_away(room, user)
     return message
 
 
 @transaction.atomic
-def chat_read_mark(*, game: Game, user: User, up_to: int) -> None:
+def chat_read_mark(*, game: Game | WinterGame, user: User, up_to: int) -> None:
     """Mark the game's chat read by ``user`` up to message ``up_to`` (shown to them).
 
     Never moves the mark back: a panel drawn before a newer one must not unread it.
     """
-    mark, _created = ChatRead.objects.select_for_update().get_or_create(game=game, user=user)
+    of_game: dict[str, Any] = {"winter_game" if isinstance(game, WinterGame) else "game": game}
+    mark, _created = ChatRead.objects.select_for_update().get_or_create(**of_game, user=user)
     if up_to > mark.last_read:
         mark.last_read = up_to
         mark.full_clean()
         mark.save(update_fields=["last_read"])
 
 
-def chat_changed_publish(game_id: int) -> None:
-    """After the commit: the chat's polls see a new version, and push sends it.
+def chat_changed_publish(game_id: int, *, kind: GameKind = GameKind.LIMES) -> None:
+    """After the commit: the chat's polls see a new version, and push tells its pages.
 
-    For a moderator's service too (hiding a message changes what everyone reads).
+    For a moderator's service too (hiding a message changes what everyone reads): see
+    ``chat_message_changed``.
     """
-
-    def publish() -> None:
-        cache.delete(chat_version_key(game_id))
-        # Pages holding the game's stream ask for the new messages at once.
-        push.chat_changed(game_id)
-
-    transaction.on_commit(publish)
+    key = chat_version_key(room_key(kind, game_id))
+    transaction.on_commit(lambda: cache.delete(key))
+    # Pages holding the game's stream ask for the new messages at once.
+    chat_changed_push(kind, game_id)
 
 
-def _notify_away(game: Game, author: User) -> None:
-    url = reverse("games:detail", kwargs={"pk": game.pk}) + "#chat"
-    for seat in game.seats.select_related("user").exclude(user=author).filter(user__isnull=False):
-        player = seat.user
-        assert player is not None
-        if player.is_deleted or is_present(game.pk, player.pk) or has_blocked(player, author):
+def chat_message_changed(message: ChatMessage) -> None:
+    """``chat_changed_publish`` for the chat ``message`` was written in, of either game."""
+    if message.winter_game_id is not None:
+        chat_changed_publish(message.winter_game_id, kind=GameKind.WINTER)
+    elif message.game_id is not None:
+        chat_changed_publish(message.game_id)
+
+
+def _notify_away(room: ChatRoom, author: User) -> None:
+    url = room.game_url + "#chat"
+    for player in room.people:
+        if player.pk == author.pk or player.is_deleted:
+            continue
+        if is_present(room.key, player.pk) or has_blocked(player, author):
             continue
         # One unread notice per game is enough: the chat itself holds the rest.
         if Notification.objects.filter(user=player, url=url, read_at__isnull=True).exists():
@@ -511,12 +598,27 @@ def _notify_away(game: Game, author: User) -> None:
         notify(
             user=player,
             event=Event.CHAT,
-            text=lambda: (
-                _("%(name)s wrote in the chat of game #%(game)d.")
-                % {"name": author.username, "game": game.pk}
-            ),
+            text=_chat_notice(room, author),
             url=url,
         )
+
+
+def _chat_notice(room: ChatRoom, author: User) -> Callable[[], str]:
+    if room.is_winter:
+        return lambda: (
+            _("%(name)s wrote in the chat of Winter game %(game)d.")
+            % {
+                "name": author.username,
+                "game": room.pk,
+            }
+        )
+    return lambda: (
+        _("%(name)s wrote in the chat of game #%(game)d.")
+        % {
+            "name": author.username,
+            "game": room.pk,
+        }
+    )
 
 
 # Rematch offers
@@ -580,10 +682,13 @@ def user_forget_social(*, user: User, **kwargs: object) -> None:
     Block.objects.filter(Q(blocker=user) | Q(blocked=user)).delete()
     Challenge.objects.filter(Q(challenger=user) | Q(challenged=user)).delete()
     HiddenPresence.objects.filter(user=user).delete()
-    game_ids = set(ChatMessage.objects.filter(author=user).values_list("game_id", flat=True))
+    rooms = set(ChatMessage.objects.filter(author=user).values_list("game_id", "winter_game_id"))
     ChatMessage.objects.filter(author=user).update(author=None)
-    for game_id in game_ids:
-        chat_changed_publish(game_id)
+    for game_id, winter_game_id in rooms:
+        if winter_game_id is not None:
+            chat_changed_publish(winter_game_id, kind=GameKind.WINTER)
+        elif game_id is not None:
+            chat_changed_publish(game_id)
 
 
 def _lock(*users: User) -> None:

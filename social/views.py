@@ -10,8 +10,6 @@ from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
-from django.template.loader import render_to_string
-from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
@@ -23,12 +21,12 @@ from accounts.models import User
 from core import tokens
 from core.errors import ActionRefused
 from core.polls import poll
-from games.models import Game, Seat
-from games.policy import seat_of
-from games.selectors import game_with_seats
+from games.models import Game
 from social import selectors, services
 from social.forms import ChallengeForm, ChatForm
-from social.models import QuickPhrase
+from social.models import GameKind, QuickPhrase
+from social.rooms import ChatRoom, room_find, room_key, token_is_valid
+from wintergames.models import WinterGame
 
 #: How often an open chat panel asks for news (seconds).
 CHAT_POLL_SECONDS = 3
@@ -114,20 +112,13 @@ def challenge_new(request: AuthenticatedHttpRequest, username: str) -> HttpRespo
     other = get_object_or_404(User, username=username, deleted_at__isnull=True)
     form = ChallengeForm(request.POST)
     if not form.is_valid():
-        return _refused(request, ActionRefused(_("Choose the time per round from the list.")))
+        return _refused(request, ActionRefused(form.refusal()))
     try:
-        challenge = services.challenge_create(
-            user=request.user,
-            other=other,
-            pace=form.pace,
-            round_seconds=form.cleaned_data["round_seconds"],
-            diagonal=form.cleaned_data["diagonal"],
-            ferryman=form.cleaned_data["ferryman"],
-        )
+        challenge = services.challenge_create(user=request.user, other=other, terms=form.terms())
     except (ActionRefused, PermissionDenied) as error:
         return _refused(request, error)
     messages.success(request, _("Your challenge is sent to %(name)s.") % {"name": other.username})
-    if challenge.pace == Game.Pace.LIVE:
+    if challenge.pace == Game.Pace.LIVE:  # (Winter's live pace has the same value)
         # A live challenge is answered in minutes: its page waits, and takes the
         # challenger to the game the moment it is accepted.
         return redirect("social:challenge", pk=challenge.pk)
@@ -152,9 +143,9 @@ def challenge(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     found = selectors.challenge_of(request.user, pk) if pk <= MAX_ID else None
     if found is None:
         raise Http404(_("No such challenge."))
-    game = found.game
-    if request.htmx and found.status == found.Status.ACCEPTED and game is not None:
-        return HttpResponseClientRedirect(reverse("games:detail", kwargs={"pk": game.pk}))
+    game_url = found.game_url
+    if request.htmx and found.status == found.Status.ACCEPTED and game_url is not None:
+        return HttpResponseClientRedirect(game_url)
     context = {
         "challenge": found,
         "is_challenger": found.challenger_id == request.user.pk,
@@ -218,7 +209,8 @@ def challenge_answer(request: AuthenticatedHttpRequest, pk: int, answer: str) ->
     try:
         if answer == "accept":
             game = services.challenge_accept(user=request.user, challenge_id=pk)
-            return redirect("games:detail", pk=game.pk)
+            detail = "winter:detail" if isinstance(game, WinterGame) else "games:detail"
+            return redirect(detail, pk=game.pk)
         if answer != "decline":
             raise Http404(_("No such page."))
         services.challenge_decline(user=request.user, challenge_id=pk)
@@ -240,60 +232,50 @@ def _message(error: ActionRefused | PermissionDenied) -> str:
 MAX_ID = 2**63 - 1
 
 
-def _readable(request: HtmxHttpRequest, pk: int) -> tuple[Game, Seat | None, User]:
-    game = game_with_seats(pk) if pk <= MAX_ID else None
+def _readable(request: HtmxHttpRequest, kind: GameKind, pk: int) -> tuple[ChatRoom, User]:
+    room = room_find(kind, pk) if pk <= MAX_ID else None
     user = request.user
-    seat = seat_of(game.seats.all(), user) if game is not None else None
-    if game is None or not isinstance(user, User) or not selectors.can_read_chat(game, user, seat):
+    if room is None or not isinstance(user, User) or not room.can_read(user):
         # Not allowed in, or no such game: the same answer.
         raise Http404(_("No such game."))
-    return game, seat, user
+    return room, user
 
 
-def _panel_context(
-    request: HtmxHttpRequest, game: Game, seat: Seat | None, user: User
-) -> dict[str, object]:
-    token = tokens.chat_token(game.pk, tokens.session_cookie(request), user.pk)
-    muted = selectors.chat_mute_in_force(user) if seat is not None else None
-    shown = selectors.chat_messages(game, user)
+def _panel_context(request: HtmxHttpRequest, room: ChatRoom, user: User) -> dict[str, object]:
+    seated = room.is_seated(user)
+    muted = selectors.chat_mute_in_force(user) if seated else None
+    shown = selectors.chat_messages(room, user)
     unread: list[int] = []
-    if seat is not None:
+    if seated:
         # A player's panel shows what is new to them, and from now on it is read.
-        read_before = selectors.chat_last_read(game, user)
+        read_before = selectors.chat_last_read(room, user)
         unread = [m.pk for m in shown if m.pk > read_before and m.author_id != user.pk]
         newest = max((m.pk for m in shown), default=0)
         if newest > read_before:
-            services.chat_read_mark(game=game, user=user, up_to=newest)
+            services.chat_read_mark(game=room.game, user=user, up_to=newest)
     return {
-        "game": game,
+        "room": room,
+        "game": room.game,
         "chat_messages": shown,
         "first_unread": unread[0] if unread else None,
         "unread_count": len(unread),
-        "chat_version": selectors.chat_version(game.pk),
-        "chat_token": token,
-        "can_post": muted is None and selectors.can_post_chat(game, user, seat),
-        "is_player": seat is not None,
+        "chat_version": selectors.chat_version(room),
+        "chat_token": room.token(tokens.session_cookie(request), user.pk),
+        "can_post": muted is None and room.can_post(user),
+        "is_player": seated,
         "muted": muted,
         "phrases": QuickPhrase.choices,
         "poll_seconds": CHAT_POLL_SECONDS,
     }
 
 
-def chat_panel_html(request: HtmxHttpRequest, game_id: int) -> str:
-    """The chat's log as the reader sees it now (what a push channel would send)."""
-    game, seat, user = _readable(request, game_id)
-    return render_to_string(
-        "social/_chat_panel.html#chat-log", _panel_context(request, game, seat, user), request
-    )
-
-
 @never_cache
 @require_http_methods(["GET", "POST"])
-def chat(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    """The game's chat: the panel (htmx), a page of its own (without JavaScript), or a
-    message sent (POST), answered with the panel redrawn."""
+def chat(request: HtmxHttpRequest, pk: int, kind: GameKind = GameKind.LIMES) -> HttpResponse:
+    """The game's chat, of either game: the panel (htmx), a page of its own (without
+    JavaScript), or a message sent (POST), answered with the panel redrawn."""
     try:
-        game, seat, user = _readable(request, pk)
+        room, user = _readable(request, kind, pk)
     except Http404:
         if request.htmx and request.method == "GET":
             # The game page's placeholder goes away: a game without a chat for this reader.
@@ -309,7 +291,7 @@ def chat(request: HtmxHttpRequest, pk: int) -> HttpResponse:
             if doubled or not form.is_valid():
                 raise ActionRefused(_("This message cannot be sent."))
             services.chat_post(
-                game=game,
+                game=room.game,
                 user=user,
                 text=form.cleaned_data["text"],
                 phrase=form.cleaned_data["phrase"],
@@ -322,11 +304,11 @@ def chat(request: HtmxHttpRequest, pk: int) -> HttpResponse:
             status = 403
         else:
             if not request.htmx:
-                return redirect(reverse("games:detail", kwargs={"pk": pk}) + "#chat")
+                return redirect(room.game_url + "#chat")
             form = ChatForm()
-    context = _panel_context(request, game, seat, user)
+    context = _panel_context(request, room, user)
     context["form"] = form
-    cache.set(selectors.presence_key(game.pk, user.pk), 1, selectors.PRESENCE_SECONDS)
+    cache.set(selectors.presence_key(room.key, user.pk), 1, selectors.PRESENCE_SECONDS)
     template = "social/_chat_panel.html" if request.htmx else "social/chat.html"
     return render(request, template, context, status=status)
 
@@ -334,7 +316,7 @@ def chat(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 @poll
 @never_cache
 @require_GET
-def chat_poll(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+def chat_poll(request: HtmxHttpRequest, pk: int, kind: GameKind = GameKind.LIMES) -> HttpResponse:
     """Has the chat changed since version ``v``? 204 if not, else the log redrawn.
 
     As the board's poll (``games.views.game_poll``): the unchanged answer reads the version
@@ -347,17 +329,14 @@ def chat_poll(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     if pk > MAX_ID:
         raise Http404(_("No such game."))
     session = tokens.session_cookie(request)
-    if not tokens.is_valid(request.GET.get("t", ""), tokens.Scope.CHAT, session, pk, user_id):
+    if not token_is_valid(kind, request.GET.get("t", ""), session, pk, user_id):
         raise Http404(_("No such game."))
+    key = room_key(kind, pk)
     # The panel is open: its player is not away (see services._notify_away).
-    cache.set(selectors.presence_key(pk, user_id), 1, selectors.PRESENCE_SECONDS)
-    if request.GET.get("v") == selectors.chat_version(pk):
+    cache.set(selectors.presence_key(key, user_id), 1, selectors.PRESENCE_SECONDS)
+    if request.GET.get("v") == selectors.chat_version(pk, kind):
         return HttpResponse(status=204)
-    game, seat, user = _readable(request, pk)
+    room, user = _readable(request, kind, pk)
     if user.pk != user_id:
         raise Http404(_("No such game."))
-    return render(
-        request,
-        "social/_chat_panel.html#chat-log",
-        _panel_context(request, game, seat, user),
-    )
+    return render(request, "social/_chat_panel.html#chat-log", _panel_context(request, room, user))

@@ -10,10 +10,13 @@ from collections.abc import Iterable
 from typing import Any
 
 from django import template
+from django.urls import reverse
 
 from accounts.models import User
 from games.models import Game
+from social.models import GameKind
 from social.selectors import Relation, chat_unread_counts, relation
+from wintergames.models import WinterGame, WinterSeat
 
 register = template.Library()
 
@@ -43,7 +46,39 @@ def chat_unread(context: dict[str, Any], *lists: Iterable[Any]) -> dict[int, int
     return chat_unread_counts(viewer, ids)
 
 
+@register.simple_tag(takes_context=True)
+def winter_chat_unread(context: dict[str, Any], games: Iterable[WinterGame]) -> dict[int, int]:
+    """``chat_unread`` for a list of Winter games: ``{game id: count}``, in one query."""
+    viewer = context["request"].user
+    if not isinstance(viewer, User) or not viewer.is_authenticated:
+        return {}
+    return chat_unread_counts(viewer, (game.pk for game in games), kind=GameKind.WINTER)
+
+
+@register.simple_tag
+def chat_url_of(game: Game | WinterGame) -> str:
+    """The address of the game's chat panel if the game may have a chat, else "".
+
+    A Limes page costs no query for it; a Winter page one (a table of people, not one
+    person against the computer). Who may read it is the panel's own request to decide.
+    """
+    if isinstance(game, WinterGame):
+        seats = WinterSeat.objects.filter(game=game)
+        people = seats.exclude(user__isnull=True, bot_level__gt="").count()
+        return reverse("social:winter_chat", kwargs={"pk": game.pk}) if people >= 2 else ""
+    if game.mode == Game.Mode.MULTI and not game.daily:
+        return reverse("social:chat", kwargs={"pk": game.pk})
+    return ""
+
+
 @register.filter
-def unread_in(counts: dict[int, int], game: Game) -> int:
+def game_page(game: Game | WinterGame) -> str:
+    """The page of a game of either kind."""
+    name = "winter:detail" if isinstance(game, WinterGame) else "games:detail"
+    return reverse(name, kwargs={"pk": game.pk})
+
+
+@register.filter
+def unread_in(counts: dict[int, int], game: Game | WinterGame) -> int:
     """The game's count from ``chat_unread`` (0 if none)."""
     return counts.get(game.pk, 0)

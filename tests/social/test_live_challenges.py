@@ -207,6 +207,7 @@ def test_the_challenger_s_alert_of_an_accepted_game_goes_once_they_play_in_it(
 ) -> None:
     challenge = services.challenge_create(user=ana, other=ben, pace="live", round_seconds=180)
     game = services.challenge_accept(user=ben, challenge_id=challenge.pk)
+    assert isinstance(game, Game)
     sender = client_for(ana)
     query = _inbox(sender, ana)
     shown = _alerts(sender, query).content.decode()

@@ -140,4 +140,5 @@ def test_the_admin_mutes_and_unmutes_a_messages_author(
     assert client.post(url, {"action": "unmute_authors", **data}).status_code == 302
     actions = list(AuditEntry.objects.order_by("pk").values_list("action", "target"))
     assert actions == [(AuditEntry.Action.MUTE, ana.pk), (AuditEntry.Action.UNMUTE, ana.pk)]
+    assert rude.game is not None
     assert services.chat_post(game=rude.game, user=ana, text="sorry").text == "sorry"
