@@ -39,7 +39,7 @@ import threading
 import time
 import weakref
 from collections import Counter, defaultdict
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 from importlib import import_module
 from pathlib import Path
@@ -307,14 +307,30 @@ def version_events(
     return clocked_events(channel, event, state, known)
 
 
+def chat_relay(message: Message) -> str | None:
+    """A ``clocked_events`` relay for a game page with a chat: a change of the chat
+    (``push.Event.CHAT``: a message written or hidden) tells the chat's panel to ask for
+    what is new, as its poll would; the game's clock and board are untouched."""
+    return sse(push.Event.CHAT, "{}") if message.event == push.Event.CHAT else None
+
+
 async def clocked_events(
-    channel: str, event: str, read: Callable[[], PollState | None], known: str
+    channel: str | Sequence[str],
+    event: str,
+    read: Callable[[], PollState | None],
+    known: str,
+    relay: Callable[[Message], str | None] | None = None,
 ) -> AsyncIterator[str]:
     """``version_events`` for a game whose turn has a clock: ``read`` gives its version and
     deadline (``core.polls.PollStates``), each ``event`` carries both (``floor.push``), and
     just past the deadline the page is told again, so that its poll ends the late turn.
+
+    A page may hear more than its game's versions: the messages of ``channel`` (one, or
+    several) that are not ``event`` go to ``relay``, whose answer (an event written with
+    ``sse``) the page receives; without one, or when it answers None, they are dropped.
     """
-    async with hub().subscribe(channel) as queue:
+    channels = (channel,) if isinstance(channel, str) else tuple(channel)
+    async with hub().subscribe(*channels) as queue:
         state = await sync_to_async(closing(read))()
         yield f"retry: {RETRY_MILLISECONDS}\n\n"
         if state is None:
@@ -342,6 +358,9 @@ async def clocked_events(
                 version = int(message.data.get("version", version))
                 deadline = deadline_of(message.data.get("deadline"))
             else:
+                relayed = relay(message) if relay is not None else None
+                if relayed is not None:
+                    yield relayed
                 continue
             yield sse(event, json.dumps({"version": version}), str(version))
 

@@ -3,14 +3,11 @@ floor's (``floor.streams``: the hub, the limits, the response)."""
 
 from __future__ import annotations
 
-import json
+import functools
 from collections.abc import AsyncIterator
 
-from asgiref.sync import sync_to_async
-from django.db import connection
 from django.http import HttpRequest, HttpResponse, HttpResponseNotFound
 from django.http.response import HttpResponseBase
-from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from core import tokens
@@ -19,84 +16,38 @@ from floor import push
 from floor.streams import (
     CLOSE,
     KEEPALIVE_SECONDS,
-    RESYNC,
     RETRY_MILLISECONDS,
-    deadline_of,
-    deadline_wait,
+    Message,
+    chat_relay,
+    clocked_events,
     hub,
     next_message,
     pushes,
     sse,
     stream_response,
 )
-from games.pollstate import PollState, poll_state
+from games.pollstate import poll_state
 
 
-def _game_event(version: int) -> str:
-    # The version is the event's id: a reconnecting browser sends it back (Last-Event-ID).
-    return sse(push.Event.GAME, json.dumps({"version": version}), str(version))
+def _relay(message: Message) -> str | None:
+    if message.event == push.Event.TABLE:
+        # Swapped into the page as it is (htmx's sse-swap): a number, nothing else.
+        return sse(push.Event.TABLE, str(int(str(message.data.get("waiting", 0)))))
+    return chat_relay(message)
 
 
-def _state(game_id: int) -> PollState | None:
-    # Read in a thread of its own, long after its request's end: give the connection back
-    # (to the pool) at once, or each open stream would keep one.
-    try:
-        return poll_state(game_id)
-    finally:
-        if not connection.in_atomic_block:  # (a test's transaction is left alone)
-            connection.close()
-
-
-async def game_events(
-    game_id: int, known: str, *, lockstep_id: int | None = None
-) -> AsyncIterator[str]:
-    """The events of one game's page, whose browser has seen version ``known``.
-
-    With ``lockstep_id`` (a live table's game), also how many at its table are still to
-    play (``push.Event.TABLE``: a count, nothing more).
+def game_events(game_id: int, known: str, *, lockstep_id: int | None = None) -> AsyncIterator[str]:
+    """The events of one game's page, whose browser has seen version ``known``: its
+    versions (``push.Event.GAME``, and once more just past the round's deadline, so that
+    the page's poll closes the round for everyone), its chat's changes, and with
+    ``lockstep_id`` (a live table's game) how many at its table are still to play
+    (``push.Event.TABLE``: a count, nothing more).
     """
     channels = [push.game_channel(game_id)]
     if lockstep_id is not None:
         channels.append(push.lockstep_channel(lockstep_id))
-    async with hub().subscribe(*channels) as queue:
-        state: PollState | None = await sync_to_async(_state)(game_id)
-        yield f"retry: {RETRY_MILLISECONDS}\n\n"
-        if state is None:
-            return
-        version, deadline = state
-        if str(version) != known:
-            yield _game_event(version)
-        while True:
-            message = await next_message(queue, deadline_wait(deadline))
-            if message is CLOSE:
-                return
-            if message is None:
-                if deadline is not None and deadline <= timezone.now():
-                    # The round's time is up: the page's poll closes it for everyone.
-                    deadline = None
-                    yield _game_event(version)
-                else:
-                    yield ": keep-alive\n\n"
-                continue
-            if message is RESYNC:
-                state = await sync_to_async(_state)(game_id)
-                if state is None:
-                    return
-                version, deadline = state
-                yield _game_event(version)
-                continue
-            match message.event:
-                case push.Event.CHAT:
-                    # The chat changed: the panel asks for what is new (social.views), as
-                    # its poll would; the round's clock and the board are untouched.
-                    yield sse(push.Event.CHAT, "{}")
-                case push.Event.TABLE:
-                    # Swapped into the page as it is (htmx's sse-swap): a number, nothing else.
-                    yield sse(push.Event.TABLE, str(int(str(message.data.get("waiting", 0)))))
-                case push.Event.GAME:
-                    version = int(message.data.get("version", version))
-                    deadline = deadline_of(message.data.get("deadline"))
-                    yield _game_event(version)
+    read = functools.partial(poll_state, game_id)
+    return clocked_events(channels, push.Event.GAME, read, known, relay=_relay)
 
 
 async def lobby_events() -> AsyncIterator[str]:

@@ -19,7 +19,6 @@ from games.rebuild import deck
 from moderation.models import Report, ResultCheck
 from social.models import ChatMessage
 from social.selectors import can_read_chat
-from wintergames.models import WinterSeat
 
 MODERATORS_GROUP = "Moderators"
 
@@ -60,11 +59,10 @@ def report_open_exists(*, reporter: User, target: User) -> bool:
 
 
 def chat_message_readable(message: ChatMessage, user: User) -> bool:
-    """Whether ``user`` may read ``message`` where it was written: in a Limes game's chat
-    as that chat allows (``social.selectors.can_read_chat``), in a Winter game's chat as
-    one of its players."""
-    if message.winter_game_id is not None:
-        return WinterSeat.objects.filter(game_id=message.winter_game_id, user_id=user.pk).exists()
+    """Whether ``user`` may read ``message`` where it was written, as that game's chat
+    allows (``social.selectors.can_read_chat``), for a game of either kind."""
+    if message.winter_game is not None:
+        return can_read_chat(message.winter_game, user)
     game = message.game
     if game is None:
         return False

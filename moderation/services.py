@@ -42,7 +42,7 @@ from moderation.selectors import (
 )
 from social.models import ChatMessage, ChatMute
 from social.selectors import chat_mute_in_force
-from social.services import chat_changed_publish
+from social.services import chat_message_changed
 from tournaments.models import Entrant
 from wintergames import services as winter_services
 from wintergames.models import WinterGame
@@ -670,8 +670,7 @@ def _chat_message_set_hidden(
         raise ActionRefused(_("This message is not hidden."), code="not_hidden", status=409)
     message.hidden = hidden
     message.save(update_fields=["hidden"])
-    if message.game_id is not None:
-        chat_changed_publish(message.game_id)
+    chat_message_changed(message)
     _audit(
         moderator,
         AuditEntry.Action.HIDE_MESSAGE if hidden else AuditEntry.Action.UNHIDE_MESSAGE,

@@ -107,9 +107,9 @@ class ChatRoom:
     @property
     def carries_push(self) -> bool:
         """Whether the game page's stream relays the chat's events: then the panel's poll
-        stands aside while the stream is open. ``wintergames.streams`` relays only the
-        game's own events so far, so a Winter panel keeps polling."""
-        return not self.is_winter
+        stands aside while the stream is open. Both games' streams do
+        (``floor.streams.chat_relay``)."""
+        return True
 
     def token(self, session: str, user_id: int) -> str:
         """What the panel gives its polls: whose panel, and that it may read."""

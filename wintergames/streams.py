@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from core import tokens
 from core.polls import poll
 from floor import push
-from floor.streams import clocked_events, pushes, stream_response
+from floor.streams import chat_relay, clocked_events, pushes, stream_response
 from wintergames.pollstate import poll_states
 from wintergames.views import TOKEN_KIND
 
@@ -19,7 +19,8 @@ from wintergames.views import TOKEN_KIND
 @poll
 async def game_stream(request: HttpRequest, pk: int) -> HttpResponseBase:
     """The game's events (``push.Event.GAME``), for a page drawn for this session; one more
-    just past a turn's deadline, so that the page's poll plays the late turn out."""
+    just past a turn's deadline, so that the page's poll plays the late turn out; and its
+    chat's changes (``push.Event.CHAT``)."""
     session = tokens.session_cookie(request)
     if not tokens.is_valid(request.GET.get("t", ""), tokens.Scope.GAME, session, pk, TOKEN_KIND):
         return HttpResponseNotFound(_("No such game."), content_type="text/plain")
@@ -28,5 +29,7 @@ async def game_stream(request: HttpRequest, pk: int) -> HttpResponseBase:
     known = (request.headers.get("Last-Event-ID") or request.GET.get("v", ""))[:20]
     # The version and deadline from the cache, as the poll reads them (run in a thread).
     read = functools.partial(poll_states.get, pk)
-    events = clocked_events(push.winter_game_channel(pk), push.Event.GAME, read, known)
+    events = clocked_events(
+        push.winter_game_channel(pk), push.Event.GAME, read, known, relay=chat_relay
+    )
     return await stream_response(request, events)
