@@ -78,11 +78,22 @@ class Events:
         self._buffer = ""
         self._response = response
 
+    async def opened(self) -> None:
+        """Wait for the stream's first line (its ``retry``): sent once the server listens
+        to the stream's channels, so an event published from then on reaches it."""
+        while "\n\n" not in self._buffer:
+            chunk = await asyncio.wait_for(anext(self._chunks), STREAM_WAIT_SECONDS)
+            self._buffer += chunk.decode() if isinstance(chunk, bytes) else str(chunk)
+
     async def next(self) -> dict[str, str]:
-        """The next event with a name (keep-alive comments and ``retry`` skipped)."""
+        """The next event with a name (keep-alive comments and ``retry`` skipped), within
+        ``STREAM_WAIT_SECONDS`` however many keep-alives come meanwhile."""
+        loop = asyncio.get_running_loop()
+        until = loop.time() + STREAM_WAIT_SECONDS
         while True:
             while "\n\n" not in self._buffer:
-                chunk = await asyncio.wait_for(anext(self._chunks), STREAM_WAIT_SECONDS)
+                left = max(0.0, until - loop.time())
+                chunk = await asyncio.wait_for(anext(self._chunks), left)
                 self._buffer += chunk.decode() if isinstance(chunk, bytes) else str(chunk)
             block, self._buffer = self._buffer.split("\n\n", 1)
             fields = dict(

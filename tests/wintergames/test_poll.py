@@ -224,7 +224,7 @@ def test_the_poll_stands_aside_while_the_stream_is_open(pair: list[User]) -> Non
     tag = page[page.rindex("<div", 0, poller) : poller]
     assert "data-poll-fallback" in tag
     assert 'hx-trigger="every 2s, sse:game"' in tag
-    assert 'data-push-events="game"' in page[stream : page.index(">", stream)]
+    assert 'data-push-events="game chat"' in page[stream : page.index(">", stream)]
 
 
 def test_a_correspondence_game_polls_less_often(pair: list[User]) -> None:

@@ -18,6 +18,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from core import tokens
+from social.services import chat_post
 from tests.factories import PASSWORD, UserFactory
 from tests.pages import HTMX, Events
 from wintergames import services
@@ -195,3 +196,30 @@ def test_without_an_asgi_server_the_page_is_told_to_keep_polling(pair: list[User
 
     # 204: EventSource stops trying; the page's poll goes on as before.
     assert client.get(stream_url(client, game), **HTMX).status_code == 204
+
+
+def test_the_stream_tells_the_page_of_a_chat_message_and_nothing_of_the_board(
+    pair: list[User], django_capture_on_commit_callbacks: Capture
+) -> None:
+    game = _duel(pair)
+    ana, ben = pair
+    client = signed_in(ben)
+    seen = version_of(game)
+
+    def write() -> None:
+        with django_capture_on_commit_callbacks(execute=True):
+            chat_post(game=game, user=ana, text="good luck")
+
+    async def scenario() -> dict[str, str]:
+        events = Events(await client.get(stream_url(client, game, seen)))
+        try:
+            # A message is no version: only a stream already open hears of it.
+            await events.opened()
+            await sync_to_async(write)()
+            return await events.next()
+        finally:
+            await events.close()
+
+    # The chat's panel asks for the new message at once; the board's version is unchanged.
+    assert async_to_sync(scenario)() == {"event": "chat", "data": "{}"}
+    assert version_of(game) == seen
