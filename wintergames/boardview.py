@@ -7,6 +7,7 @@ JavaScript), the scoring lines from the engine's scoring events.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from urllib.parse import urlencode
@@ -213,6 +214,8 @@ def game_page(
         "links": _draft_links(base_url, moves, draft, drawn) if mine and drawn else {},
         "board_lines": boardwords.board_summary(state, features, names),
         "choice_words": _choice_words(state, drawn, moves, draft, names),
+        # Called by the template only where the page (not the board fragment) asks for it.
+        "first_game": functools.partial(_is_first_game, viewer),
     }
     return context
 
@@ -231,6 +234,16 @@ def _choice_words(
     said, stakes = boardwords.move_description(state, tile, move, names)
     follower = stakes[draft.follower] if draft.follower else _("No follower.")
     return " ".join((boardwords.place_description(state, draft.at, names), said, follower))
+
+
+def _is_first_game(viewer: WinterSeat | None) -> bool:
+    """Whether the viewer has yet to finish a Winter game (a hint to the guide)."""
+    if viewer is None or viewer.user_id is None:
+        return False
+    finished = WinterSeat.objects.filter(
+        user_id=viewer.user_id, game__status=WinterGame.Status.FINISHED
+    )
+    return not finished.exists()
 
 
 def _move_data(

@@ -131,6 +131,14 @@ def test_the_board_is_one_tab_stop_with_the_arrows_inside(page: Any, live_server
     first = WinterTurn.objects.filter(game=game).order_by("number").first()
     assert first is not None and first.entry["follower"] == follower
 
+    # A first game points to the guide until the player hides the hint for good.
+    hint = page.locator("[data-testid=winter-first-game]")
+    hint.get_by_role("button").click()
+    expect(hint).to_have_count(0)
+    page.reload()
+    settle(page)
+    expect(hint).to_have_count(0)
+
 
 def test_on_a_phone_the_bar_holds_the_follower_words(browser: Any, live_server: Any) -> None:
     base = live_server.url

@@ -11,6 +11,7 @@ from django.test import Client
 from django.utils import translation
 
 import winter
+from tests.pages import HTMX
 from wintergames import boardwords, services
 from wintergames.models import WinterGame
 from wintergames.rebuild import winter_game
@@ -162,6 +163,34 @@ def test_the_draft_data_carries_words_for_the_script(client_logged_in: Client, u
     assert 'role="application"' in page and 'aria-label="Place the tile at (' in page
     assert 'tabindex="0"' not in page  # the board's one tab stop is the script's to give
     assert 'data-testid="winter-words"' in page and "1 tile placed" in page
+
+
+@pytest.mark.django_db
+def test_a_first_game_points_to_the_guide_until_one_is_finished(
+    client_logged_in: Client, user: Any
+) -> None:
+    game = _game(user)
+    url = f"/winter/games/{game.pk}/"
+    assert "#first-game" in client_logged_in.get(url).content.decode()
+    assert "#first-game" not in client_logged_in.get(url, **HTMX).content.decode()
+    WinterGame.objects.filter(pk=game.pk).update(status=WinterGame.Status.FINISHED)
+    other = _game(user)
+    assert "#first-game" not in client_logged_in.get(f"/winter/games/{other.pk}/").content.decode()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [("cs", "Vaše první hra"), ("de", "Deine erste Partie"), ("fr", "Votre première partie")],
+)
+def test_the_first_game_guide_is_on_the_rules_page(
+    client: Client, language: str, words: str
+) -> None:
+    client.cookies["django_language"] = language
+    page = client.get("/winter/rules/").content.decode()
+    assert 'id="first-game"' in page and words in page
+    assert page.count('class="w-follower"') >= 2  # tiles drawn with followers on them
+    assert 'href="/winter/rules/#first-game"' in client.get("/winter/").content.decode()
 
 
 @pytest.mark.django_db

@@ -6,6 +6,7 @@
 (() => {
   const SVG = "http://www.w3.org/2000/svg";
   const STEP = 100;
+  const HINT_KEY = "winter-first-game-hint";
   // Whether the keyboard was on the board when a new one came in (a turn, a poll).
   let boardHadFocus = false;
 
@@ -454,6 +455,23 @@
     }
   }
 
+  // -- the first-game hint: hidden for good once dismissed --------------------------------
+
+  function firstGameHint(root) {
+    const box = root.querySelector("[data-first-game-hint]");
+    if (!box) return;
+    let dismissed = false;
+    try { dismissed = window.localStorage.getItem(HINT_KEY) === "1"; } catch (e) { /* private */ }
+    if (dismissed) { box.remove(); return; }
+    const button = box.querySelector("[data-dismiss]");
+    if (!button) return;
+    button.hidden = false;
+    button.addEventListener("click", () => {
+      try { window.localStorage.setItem(HINT_KEY, "1"); } catch (e) { /* private */ }
+      box.remove();
+    });
+  }
+
   function scan(root) {
     const board = root.id === "winter-board" ? root : root.querySelector("#winter-board");
     if (board) setUp(board);
@@ -462,6 +480,7 @@
   document.addEventListener("DOMContentLoaded", () => {
     scan(document);
     replayKeys(document);
+    firstGameHint(document);
   });
   document.addEventListener("htmx:load", (event) => scan(event.detail.elt));
 })();
