@@ -407,7 +407,9 @@
       if (event.relatedTarget && !svg.contains(event.relatedTarget)) boardHadFocus = false;
       else if (!event.relatedTarget) {
         // Focus left for nothing: the page was clicked, or this board is being replaced.
-        setTimeout(() => { if (board.isConnected) boardHadFocus = svg.contains(document.activeElement); });
+        setTimeout(() => {
+          if (board.isConnected) boardHadFocus = svg.contains(document.activeElement);
+        });
       }
     });
 
