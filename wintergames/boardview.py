@@ -7,17 +7,18 @@ JavaScript), the scoring lines from the engine's scoring events.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from urllib.parse import urlencode
 
 from django.urls import reverse
+from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext, pgettext
 
 import winter
-from wintergames import boardhtml
+from wintergames import boardhtml, boardwords
 from wintergames.models import WinterGame, WinterSeat
 from wintergames.rebuild import seat_name
 
@@ -65,48 +66,6 @@ def draft_from(params: Mapping[str, str], moves: Sequence[winter.LegalMove]) -> 
     move = next((m for m in places if m.rotation == rotation), places[0])
     follower = params.get("follower") or None
     return Draft(move.at, move.rotation, follower if follower in move.followers else None)
-
-
-def _names(players: Sequence[int], names: Sequence[str]) -> str:
-    return " & ".join(names[seat] for seat in players)
-
-
-def explain(scoring: winter.Scoring, names: Sequence[str]) -> str:
-    """One scoring in words: "ana's city: 4 tiles, 1 shield, 10 points"."""
-    who = _names(scoring.players, names)
-    points = ngettext("%(n)d point", "%(n)d points", scoring.points) % {"n": scoring.points}
-    tiles = ngettext("%(n)d tile", "%(n)d tiles", scoring.tiles) % {"n": scoring.tiles}
-    kind = scoring.kind
-    if kind is winter.FeatureKind.CITY:
-        shields = ngettext("%(n)d shield", "%(n)d shields", scoring.shields) % {
-            "n": scoring.shields
-        }
-        return _("%(who)s's city: %(tiles)s, %(shields)s, %(points)s") % {
-            "who": who,
-            "tiles": tiles,
-            "shields": shields,
-            "points": points,
-        }
-    if kind is winter.FeatureKind.ROAD:
-        return _("%(who)s's road: %(tiles)s, %(points)s") % {
-            "who": who,
-            "tiles": tiles,
-            "points": points,
-        }
-    if kind is winter.FeatureKind.CLOISTER:
-        return _("%(who)s's cloister: %(tiles)s, %(points)s") % {
-            "who": who,
-            "tiles": tiles,
-            "points": points,
-        }
-    cities = ngettext(
-        "%(n)d finished city beside it", "%(n)d finished cities beside it", scoring.cities
-    ) % {"n": scoring.cities}
-    return _("%(who)s's field: %(cities)s, %(points)s") % {
-        "who": who,
-        "cities": cities,
-        "points": points,
-    }
 
 
 @dataclass(frozen=True)
@@ -165,10 +124,17 @@ def game_page(
         features_json, hits = feature_data(state, features)
         parts.extend(hits)
     for at in places:
-        href = base_url + "?" + urlencode({"at": f"{at[0]},{at[1]}"})
         parts.append(
-            f'<a class="w-place" href="{href}" data-at="{at[0]},{at[1]}">'
-            f'<rect x="{at[1] * 100 + 4}" y="{at[0] * 100 + 4}" width="92" height="92"/></a>'
+            format_html(
+                '<a class="w-place" href="{}" data-at="{},{}" aria-label="{}">'
+                '<rect x="{}" y="{}" width="92" height="92"/></a>',
+                base_url + "?" + urlencode({"at": f"{at[0]},{at[1]}"}),
+                at[0],
+                at[1],
+                _("Place the tile at %(place)s") % {"place": boardwords.place_words(at)},
+                at[1] * 100 + 4,
+                at[0] * 100 + 4,
+            )
         )
     if draft.at is not None and drawn is not None and draft.rotation is not None:
         parts.append(boardhtml.tile_at(draft.at, drawn, draft.rotation, css="w-tile w-ghost"))
@@ -198,19 +164,22 @@ def game_page(
     mover = 0
     for number, turn in enumerate(state.turns, 1):
         if number > first and isinstance(turn, winter.Placement):
-            lines = [explain(s, names) for s in state.scorings[number - 1]]
+            lines = [boardwords.explain(s, names) for s in state.scorings[number - 1]]
             explained.append((number, names[mover], lines))
         if isinstance(turn, winter.Placement):
             mover = (mover + 1) % len(names)
-    final_lines = [explain(s, names) for s in state.final_scorings()] if game.is_finished else []
+    final_lines = (
+        [boardwords.explain(s, names) for s in state.final_scorings()] if game.is_finished else []
+    )
     draft_data = {
         "tile": drawn,
         "turn": len(state.turns),
-        "moves": [
-            {"at": list(move.at), "rotation": move.rotation, "followers": list(move.followers)}
-            for move in moves
-        ],
+        "moves": [_move_data(state, drawn, move, names) for move in moves] if drawn else [],
+        "places": {
+            f"{at[0]},{at[1]}": boardwords.place_description(state, at, names) for at in places
+        },
         "spots": boardhtml.SPOTS,
+        "noFollower": _("No follower."),
         "draft": {
             "at": list(draft.at) if draft.at else None,
             "rotation": draft.rotation,
@@ -242,13 +211,57 @@ def game_page(
         "explained": list(reversed(explained)),
         "final_lines": final_lines,
         "draft_json": draft_data,
-        "links": _draft_links(base_url, moves, draft) if mine else {},
+        "links": _draft_links(base_url, moves, draft, drawn) if mine and drawn else {},
+        "board_lines": boardwords.board_summary(state, features, names),
+        "choice_words": _choice_words(state, drawn, moves, draft, names),
+        # Called by the template only where the page (not the board fragment) asks for it.
+        "first_game": functools.partial(_is_first_game, viewer),
     }
     return context
 
 
+def _choice_words(
+    state: winter.Game,
+    tile: str | None,
+    moves: Sequence[winter.LegalMove],
+    draft: Draft,
+    names: Sequence[str],
+) -> str:
+    """The draft in words, as the page script says it when the choice changes."""
+    if draft.at is None or tile is None:
+        return ""
+    move = next(m for m in moves if m.at == draft.at and m.rotation == draft.rotation)
+    said, stakes = boardwords.move_description(state, tile, move, names)
+    follower = stakes[draft.follower] if draft.follower else _("No follower.")
+    return " ".join((boardwords.place_description(state, draft.at, names), said, follower))
+
+
+def _is_first_game(viewer: WinterSeat | None) -> bool:
+    """Whether the viewer has yet to finish a Winter game (a hint to the guide)."""
+    if viewer is None or viewer.user_id is None:
+        return False
+    finished = WinterSeat.objects.filter(
+        user_id=viewer.user_id, game__status=WinterGame.Status.FINISHED
+    )
+    return not finished.exists()
+
+
+def _move_data(
+    state: winter.Game, tile: str, move: winter.LegalMove, names: Sequence[str]
+) -> dict[str, object]:
+    said, stakes = boardwords.move_description(state, tile, move, names)
+    return {
+        "at": list(move.at),
+        "rotation": move.rotation,
+        "followers": list(move.followers),
+        "words": {name: boardwords.follower_words(tile, move.rotation, name) for name in stakes},
+        "say": said,
+        "stakes": stakes,
+    }
+
+
 def _draft_links(
-    base_url: str, moves: Sequence[winter.LegalMove], draft: Draft
+    base_url: str, moves: Sequence[winter.LegalMove], draft: Draft, tile: str
 ) -> dict[str, object]:
     """Each next step of the draft as a link (pages without JavaScript)."""
     if draft.at is None or draft.rotation is None:
@@ -268,7 +281,13 @@ def _draft_links(
     return {
         "turn": link(turned.rotation, None) if len(here) > 1 else None,
         "followers": [
-            (name, link(move.rotation, name), name == draft.follower) for name in move.followers
+            (
+                name,
+                boardwords.follower_words(tile, move.rotation, name),
+                link(move.rotation, name),
+                name == draft.follower,
+            )
+            for name in move.followers
         ],
         "no_follower": link(move.rotation, None),
     }
@@ -302,15 +321,6 @@ def board_parts(
             f'width="96" height="96"><title>{_("The last tile placed")}</title></rect>'
         )
     return parts, view_box
-
-
-def _kind_name(kind: winter.FeatureKind) -> str:
-    return {
-        winter.FeatureKind.CITY: pgettext("winter feature", "city"),
-        winter.FeatureKind.ROAD: pgettext("winter feature", "road"),
-        winter.FeatureKind.CLOISTER: pgettext("winter feature", "cloister"),
-        winter.FeatureKind.FIELD: pgettext("winter feature", "field"),
-    }[kind]
 
 
 def feature_data(
@@ -348,17 +358,27 @@ def feature_data(
                 "tiles": [list(at) for at in feature.tiles],
                 "followers": [[f.at[0], f.at[1], f.segment, f.player] for f in feature.followers],
                 "cities": sorted(cities),
+                "text": boardwords.stake_words(feature),
             }
         )
-        label = _kind_name(feature.kind)
+        kind = boardwords.kind_words(feature.kind)
         for at, segment in feature.segments:
             x, y = boardhtml.spot_of(board[at][0], segment)
             if feature.kind is winter.FeatureKind.ROAD:
                 x, y = boardhtml.ROAD_SPOTS.get(segment, (x, y))
+            # Not a tab stop each: the board's keys move among them (board.js).
             hits.append(
-                f'<circle class="w-seg" cx="{at[1] * 100 + x}" cy="{at[0] * 100 + y}" r="7" '
-                f'tabindex="0" data-seg="{at[0]},{at[1]}:{segment}">'
-                f"<title>{label}</title></circle>"
+                format_html(
+                    '<circle class="w-seg" cx="{}" cy="{}" r="7" tabindex="-1" '
+                    'data-seg="{},{}:{}"><title>{}</title></circle>',
+                    at[1] * 100 + x,
+                    at[0] * 100 + y,
+                    at[0],
+                    at[1],
+                    segment,
+                    _("%(kind)s on %(place)s")
+                    % {"kind": kind, "place": boardwords.place_words(at)},
+                )
             )
     segments = {f"{at[0]},{at[1]}:{segment}": index for (at, segment), index in where.items()}
     spots = {"spots": boardhtml.SPOTS, "roadSpots": boardhtml.ROAD_SPOTS}
@@ -382,7 +402,7 @@ def replay_page(
 
     lines: list[str] = []
     if 0 < number <= len(state.scorings):
-        lines = [explain(s, names) for s in state.scorings[number - 1]]
+        lines = [boardwords.explain(s, names) for s in state.scorings[number - 1]]
     return {
         "game": game,
         "number": number,

@@ -25,6 +25,7 @@ from tests.factories import (
     solo_results,
     started_game,
 )
+from wintergames import services as winter_services
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -47,6 +48,14 @@ def place_first_card(page: Any) -> None:
     page.locator("[data-slot]").first.click()
     page.locator(".card--draft").wait_for()
     settle(page)
+
+
+def choose_a_winter_place(page: Any) -> None:
+    """Take the first place and a follower, so the bar shows the choices in words."""
+    settle(page)
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("f")
+    page.locator("[data-followers] button").first.wait_for()
 
 
 def a_game_in_progress(player: User, play: Callable[[Game, int], Game]) -> Game:
@@ -76,6 +85,9 @@ def test_main_pages_have_no_serious_or_critical_violations(
     table = started_game([other, player, third])
     Notification.objects.create(user=player, text="Your report was read. Thank you.")
     report = ReportFactory(reporter=third, target=other)
+    winter = winter_services.game_create(
+        user=player, players=2, computers=1, level="easy", farmers=True, pace="untimed", seed=5
+    )
 
     # Signed out first (the sign-in and sign-up forms), then signed in as ana.
     signed_out = [
@@ -103,6 +115,9 @@ def test_main_pages_have_no_serious_or_critical_violations(
         ("moderation: reports", "/admin/moderation/report/", None),
         ("moderation: a report", f"/admin/moderation/report/{report.pk}/change/", None),
         ("moderation: bans", "/admin/moderation/ban/", None),
+        ("winter home", "/winter/", None),
+        ("winter rules", "/winter/rules/", None),
+        ("winter game, your turn", f"/winter/games/{winter.pk}/", choose_a_winter_place),
     ]
 
     axe = Axe()

@@ -39,6 +39,12 @@ def test_pointing_lights_a_feature_and_the_replay_steps_by_keys(
     expect(light.first).to_be_visible()
     assert light.count() >= 1
     expect(page.locator("[data-testid=winter-feature-info]")).to_contain_text("City")
+    # The keyboard moves between the features too: the focus and the light go together.
+    page.keyboard.press("Shift+ArrowDown")
+    focused = page.evaluate("() => document.activeElement.dataset.seg")
+    assert focused and focused != "0,0:N"
+    expect(page.locator(".w-seg[tabindex='0']")).to_have_attribute("data-seg", focused)
+    expect(page.locator(f'.w-seg--lit[data-seg="{focused}"]')).to_have_count(1)
     page.locator("[data-testid=winter-title]").click()
     expect(page.locator("[data-light] .w-lit")).to_have_count(0)
     assert not [url for url in asked if "/poll/" not in url and "/stream/" not in url]

@@ -6,17 +6,21 @@
 (() => {
   const SVG = "http://www.w3.org/2000/svg";
   const STEP = 100;
+  const HINT_KEY = "winter-first-game-hint";
+  // Whether the keyboard was on the board when a new one came in (a turn, a poll).
+  let boardHadFocus = false;
 
   function setUp(board) {
     if (board.dataset.ready) return;
     board.dataset.ready = "1";
     const svg = board.querySelector(".w-svg");
-    if (svg) panAndZoom(board, svg);
+    if (!svg) return;
+    const view = panAndZoom(board, svg);
     const features = board.querySelector("#winter-features");
-    if (features && svg) lighting(board, svg, JSON.parse(features.textContent));
+    if (features) lighting(board, svg, JSON.parse(features.textContent));
     const data = board.querySelector("#winter-draft");
-    if (!data || !svg) return;
-    drafting(board, svg, JSON.parse(data.textContent));
+    const draft = data ? drafting(board, svg, JSON.parse(data.textContent)) : null;
+    keys(board, svg, draft, view);
   }
 
   // -- pan by drag, zoom by wheel and buttons ------------------------------------------------
@@ -80,6 +84,15 @@
     };
     svg.addEventListener("pointerup", end);
     svg.addEventListener("pointercancel", end);
+    return {
+      // Bring a point of the board into view (the keyboard may go where the view is not).
+      reveal(x, y) {
+        const [bx, by, w, h] = box;
+        if (x >= bx && x <= bx + w && y >= by && y <= by + h) return;
+        box = [x - w / 2, y - h / 2, w, h];
+        show();
+      },
+    };
   }
 
   // -- table aids: pointing at a segment lights its whole feature (no request) ---------------
@@ -126,12 +139,7 @@
         const node = board.querySelector(`.w-seg[data-seg="${key}"]`);
         if (node) node.classList.add("w-seg--lit");
       }
-      if (info) {
-        const words = info.dataset;
-        let text = `${words[feature.kind] || feature.kind}: ${feature.points} ${words.points || ""}`;
-        if (feature.kind === "field") text += ` (${feature.cities.length} ${words.cities || ""})`;
-        info.textContent = text;
-      }
+      if (info) info.textContent = feature.text;
       layer.dataset.feature = String(id);
     };
     const featureOf = (node) => {
@@ -180,12 +188,14 @@
     const barTile = board.querySelector("[data-bar-tile]");
     const followersBox = board.querySelector("[data-followers]");
     const status = board.querySelector("[data-testid=winter-status]");
+    const say = board.querySelector("[data-say]");
 
     const current = () => {
       if (!draft.at) return null;
       const here = byPlace.get(key(draft.at)) || [];
       return here.find((m) => m.rotation === draft.rotation) || here[0] || null;
     };
+    const words = (move, name) => (move.words && move.words[name]) || name;
 
     function el(name, attrs) {
       const node = document.createElementNS(SVG, name);
@@ -215,7 +225,7 @@
             "data-spot": name,
           });
           const title = el("title", {});
-          title.textContent = name;
+          title.textContent = words(move, name);
           spot.append(title);
           layer.append(spot);
         }
@@ -238,11 +248,17 @@
             button.type = "button";
             button.className = "button small";
             button.dataset.follower = name;
-            button.textContent = name || followersBox.dataset.none || "–";
-            if ((draft.follower || "") === name) button.setAttribute("aria-pressed", "true");
+            button.textContent = name ? words(move, name) : followersBox.dataset.none || "–";
+            button.setAttribute("aria-pressed", String((draft.follower || "") === name));
             followersBox.append(button);
           }
         }
+      }
+      if (say && move) {
+        // The polite live region speaks only when the words change.
+        const follower = draft.follower ? move.stakes[draft.follower] : data.noFollower;
+        const text = [data.places[key(move.at)], move.say, follower].join(" ");
+        if (say.textContent !== text) say.textContent = text;
       }
     }
 
@@ -258,7 +274,7 @@
 
     function turn(step) {
       const move = current();
-      if (!move) return;
+      if (!move) { if (places.length) place(places[0]); return; }
       const here = byPlace.get(key(move.at));
       const i = here.indexOf(move);
       draft.rotation = here[(i + step + here.length) % here.length].rotation;
@@ -290,6 +306,13 @@
       if (best) place(best);
     }
 
+    function send() {
+      if (!current()) return false;
+      commit.disabled = false;
+      form.requestSubmit(commit);
+      return true;
+    }
+
     svg.addEventListener("click", (event) => {
       const spot = event.target.closest("[data-spot]");
       if (spot) {
@@ -317,26 +340,138 @@
       });
     }
     form.addEventListener("submit", () => { commit.disabled = true; });
+    if (status) status.dataset.js = "1";
+    draw();
+    return {
+      hasPlaces: () => places.length > 0,
+      chosen: () => (draft.at ? svg.querySelector(`.w-place[data-at="${key(draft.at)}"]`) : null),
+      pick: (link) => place(link.dataset.at.split(",").map(Number)),
+      go, turn, cycleFollower, send,
+    };
+  }
 
+  // -- the keyboard: one tab stop on the board, the arrows inside (a roving tabindex) ----
+
+  function keys(board, svg, draft, view) {
+    const items = () => svg.querySelectorAll(".w-place, .w-seg");
+    const centre = (node) => {
+      if (node.classList.contains("w-seg")) {
+        return [Number(node.getAttribute("cx")), Number(node.getAttribute("cy"))];
+      }
+      const [row, col] = node.dataset.at.split(",").map(Number);
+      return [col * STEP + STEP / 2, row * STEP + STEP / 2];
+    };
+    let stop = null;
+    const rove = (node, focus) => {
+      if (!node) return;
+      stop = node;
+      items().forEach((n) => n.setAttribute("tabindex", n === node ? "0" : "-1"));
+      if (focus) {
+        view.reveal(...centre(node));
+        node.focus({ preventScroll: true });
+      }
+    };
+    const first = () => (draft && draft.chosen()) || svg.querySelector(".w-place")
+      || svg.querySelector(".w-seg");
+    // The board itself is no stop of its own: its one stop is the item it shows.
+    svg.setAttribute("tabindex", "-1");
+    rove(first(), false);
+
+    // The segment nearest in the arrow's direction, straight ahead counting most.
+    const nextSeg = (dr, dc) => {
+      const segs = [...svg.querySelectorAll(".w-seg")];
+      const from = stop ? centre(stop) : null;
+      if (!from) return segs[0] || null;
+      let best = null;
+      let bestCost = Infinity;
+      for (const seg of segs) {
+        const [x, y] = centre(seg);
+        const along = (y - from[1]) * dr + (x - from[0]) * dc;
+        if (along <= 0) continue;
+        const cost = along + 2 * (Math.abs((y - from[1]) * dc) + Math.abs((x - from[0]) * dr));
+        if (cost < bestCost) { bestCost = cost; best = seg; }
+      }
+      return best;
+    };
+
+    svg.addEventListener("click", (event) => {
+      const node = event.target.closest(".w-place, .w-seg");
+      if (node) rove(node, false);
+    });
+    svg.addEventListener("focusin", (event) => {
+      boardHadFocus = true;
+      const node = event.target.closest(".w-place, .w-seg");
+      if (node && node !== stop) rove(node, false);
+    });
+    svg.addEventListener("focusout", (event) => {
+      if (event.relatedTarget && !svg.contains(event.relatedTarget)) boardHadFocus = false;
+      else if (!event.relatedTarget) {
+        // Focus left for nothing: the page was clicked, or this board is being replaced.
+        setTimeout(() => {
+          if (board.isConnected) boardHadFocus = svg.contains(document.activeElement);
+        });
+      }
+    });
+
+    const ARROWS = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
     const onKey = (event) => {
       if (!board.isConnected) { document.removeEventListener("keydown", onKey); return; }
-      if (event.target.closest("input, textarea, select") || event.ctrlKey || event.metaKey
-          || event.altKey) return;
-      const arrows = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
-      if (arrows[event.key]) { event.preventDefault(); go(...arrows[event.key]); }
-      else if (event.key === "r" || event.key === "R") {
+      const target = event.target;
+      if (target.closest("input, textarea, select, [contenteditable]") || event.ctrlKey
+          || event.metaKey || event.altKey) return;
+      const step = ARROWS[event.key];
+      const inBoard = svg.contains(target);
+      if (step) {
+        if (event.shiftKey || !draft || !draft.hasPlaces()) {
+          // The features are looked at from the board only: elsewhere the arrows scroll.
+          if (!inBoard) return;
+          event.preventDefault();
+          rove(nextSeg(...step), true);
+        } else {
+          event.preventDefault();
+          // The first arrow on a place the Tab key came to takes that place.
+          if (!draft.chosen() && stop && stop.matches(".w-place") && svg.contains(target)) {
+            draft.pick(stop);
+          } else {
+            draft.go(...step);
+          }
+          rove(draft.chosen(), true);
+        }
+        return;
+      }
+      if (!draft) return;
+      if (event.key === "r" || event.key === "R") {
         event.preventDefault();
-        if (!draft.at) place(places[0]); else turn(event.shiftKey ? -1 : 1);
-      } else if (event.key === "f" || event.key === "F") { event.preventDefault(); cycleFollower(); }
-      else if (event.key === "Enter" && current() && !event.target.closest("a, button")) {
+        draft.turn(event.shiftKey ? -1 : 1);
+        rove(draft.chosen(), inBoard || target === document.body);
+      } else if (event.key === "f" || event.key === "F") {
         event.preventDefault();
-        commit.disabled = false;
-        form.requestSubmit(commit);
+        draft.cycleFollower();
+      } else if (event.key === "Enter" && (inBoard || !target.closest("a, button, summary"))) {
+        if (draft.send()) event.preventDefault();
       }
     };
     document.addEventListener("keydown", onKey);
-    if (status) status.dataset.js = "1";
-    draw();
+    if (boardHadFocus && (!document.activeElement || document.activeElement === document.body)) {
+      rove(first(), true);
+    }
+  }
+
+  // -- the first-game hint: hidden for good once dismissed --------------------------------
+
+  function firstGameHint(root) {
+    const box = root.querySelector("[data-first-game-hint]");
+    if (!box) return;
+    let dismissed = false;
+    try { dismissed = window.localStorage.getItem(HINT_KEY) === "1"; } catch (e) { /* private */ }
+    if (dismissed) { box.remove(); return; }
+    const button = box.querySelector("[data-dismiss]");
+    if (!button) return;
+    button.hidden = false;
+    button.addEventListener("click", () => {
+      try { window.localStorage.setItem(HINT_KEY, "1"); } catch (e) { /* private */ }
+      box.remove();
+    });
   }
 
   function scan(root) {
@@ -344,6 +479,10 @@
     if (board) setUp(board);
   }
 
-  document.addEventListener("DOMContentLoaded", () => { scan(document); replayKeys(document); });
+  document.addEventListener("DOMContentLoaded", () => {
+    scan(document);
+    replayKeys(document);
+    firstGameHint(document);
+  });
   document.addEventListener("htmx:load", (event) => scan(event.detail.elt));
 })();
