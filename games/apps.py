@@ -11,8 +11,13 @@ class GamesConfig(AppConfig):
 
     def ready(self) -> None:
         from accounts.signals import user_deleting, vacation_changed
+        from floor.clocks import clock_source
         from floor.mail import turn_mail_source
-        from games.services import games_touch_on_vacation, user_leave_games_on_delete
+        from games.services import (
+            expire_deadlines,
+            games_touch_on_vacation,
+            user_leave_games_on_delete,
+        )
         from games.showcase import showcase_forget_on_commit
         from games.turnmail import turns_waiting
 
@@ -20,3 +25,4 @@ class GamesConfig(AppConfig):
         user_deleting.connect(showcase_forget_on_commit, dispatch_uid="games-showcase-deleting")
         vacation_changed.connect(games_touch_on_vacation, dispatch_uid="games-vacation")
         turn_mail_source(turns_waiting)
+        clock_source(expire_deadlines)

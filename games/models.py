@@ -6,21 +6,12 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 import rules
 import rules.bot
-
-
-def duration_label(seconds: int) -> str:
-    """ "3 minutes", "2 days": how long a round may take."""
-    if seconds >= 86400:
-        days = seconds // 86400
-        return ngettext("%d day", "%d days", days) % days
-    minutes = seconds // 60
-    return ngettext("%d minute", "%d minutes", minutes) % minutes
-
+from core.durations import duration_label as duration_label  # where games and social read it
 
 # The solo table's bands in words, for pages (rules.SoloRating.label is English only).
 SOLO_RATING_LABELS = {

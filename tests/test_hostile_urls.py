@@ -38,6 +38,8 @@ from games.models import Game
 from games.services import game_create_daily
 from moderation.models import Report
 from tests.factories import FinishedSoloFactory, UserFactory, moderators_group
+from wintergames import services as winter_services
+from wintergames.models import WinterGame
 
 HOSTILE = [
     "\x00",
@@ -156,6 +158,8 @@ class World:
     game: Game
     unlisted: Game
     finished: Game
+    #: Opened by the player, a computer seated, a seat open: Winter's pages have a game.
+    winter: WinterGame
 
 
 @pytest.fixture
@@ -173,7 +177,10 @@ def world(db: None) -> World:
     Report.objects.create(
         reporter=player, target=rival, category=Report.Category.OTHER, text="Rude."
     )
-    return World(player, moderator, rival, game, unlisted, finished)
+    winter = winter_services.game_create(
+        user=player, players=3, computers=1, level="easy", farmers=True, pace="live"
+    )
+    return World(player, moderator, rival, game, unlisted, finished, winter)
 
 
 def _admin_model(route: Route) -> type[Model] | None:
@@ -191,8 +198,13 @@ def sensible_values(route: Route, world: World) -> dict[str, str]:
     """Values that reach the view's own code: an existing game, player, day, object."""
     model = _admin_model(route)
     values: dict[str, str] = {}
+    winter = route.text.startswith("winter/")
     for param in route.params():
         name = param.name
+        if winter and name in ("pk", "seat"):
+            computer = world.winter.seats.exclude(bot_level="").get()
+            values[name] = str(world.winter.pk if name == "pk" else computer.pk)
+            continue
         if name in ("object_id", "id") and model is not None:
             obj = model._default_manager.order_by("pk").first()
             values[name] = str(obj.pk) if obj is not None else "1"
@@ -353,5 +365,10 @@ def test_the_walk_finds_the_project_s_own_views_and_the_admin_s() -> None:
         "report/<username>/",
         "admin/games/game/<object_id>/moderate/<action>/",
         "accounts/password/reset/key/<uidb36>-<key>/",
+        "winter/games/<pk>/rematch/",
+        "winter/games/<pk>/leave/",
+        "winter/games/<pk>/cancel/",
+        "winter/games/<pk>/computers/",
+        "winter/games/<pk>/computers/<seat>/remove/",
     ):
         assert expected in texts

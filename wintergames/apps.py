@@ -11,7 +11,10 @@ class WinterGamesConfig(AppConfig):
     verbose_name = _("Carcassonne: Winter Edition")
 
     def ready(self) -> None:
+        from floor.clocks import clock_source
         from floor.mail import turn_mail_source
+        from wintergames.services import expire_deadlines
         from wintergames.turnmail import turns_waiting
 
         turn_mail_source(turns_waiting)
+        clock_source(expire_deadlines)

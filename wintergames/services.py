@@ -1,10 +1,13 @@
-"""Every write of a Winter game: create, join, play a turn, resign, finish.
+"""Every write of a Winter game: create, join or leave, seat computers, cancel, play a
+turn, resign, finish, rematch, and the clocks.
 
 Each service is keyword-only and atomic, takes the game's row lock first, checks what a
 player may get wrong before any write, and ends in ``_touch``: the one funnel that moves the
 game's version on and tells its pages (``floor.push.winter_game_changed``). A refusal
 raises ``ActionRefused`` and leaves everything as it was. Computer players think outside
-any transaction (``wintergames.computer``) and commit through ``bot_turn_submit``.
+any transaction (``wintergames.computer``) and commit through ``bot_turn_submit``. The
+clocks are enforced when a game is looked at and, for games nobody looks at, by the site's
+scheduled job (``floor.clocks``, which runs ``expire_deadlines``).
 """
 
 from __future__ import annotations
@@ -36,6 +39,15 @@ from wintergames.signals import winter_game_finished
 MIN_PLAYERS, MAX_PLAYERS = 2, 5
 LIVE_TURN = datetime.timedelta(minutes=2)
 CORRESPONDENCE_TURN = datetime.timedelta(days=3)
+DEFAULT_TURN = {
+    WinterGame.Pace.LIVE: LIVE_TURN,
+    WinterGame.Pace.CORRESPONDENCE: CORRESPONDENCE_TURN,
+}
+#: The times for a turn a creator may choose, in seconds, per timed pace.
+TURN_SECONDS = {
+    WinterGame.Pace.LIVE: (30, 60, 120, 300),
+    WinterGame.Pace.CORRESPONDENCE: (86400, 3 * 86400, 7 * 86400),
+}
 RESIGNED_LEVEL = WinterSeat.Level.EASY
 """A resigned player's seat is played on by the computer at this level, and placed last."""
 
@@ -73,7 +85,23 @@ def _locked(game_id: int) -> tuple[WinterGame, list[WinterSeat]]:
     return game, seats
 
 
-# -- create and join -----------------------------------------------------------------------
+# -- create, join and leave ----------------------------------------------------------------
+
+
+def _check_turn_seconds(pace: str, turn_seconds: int | None) -> None:
+    if turn_seconds is None:
+        return
+    if turn_seconds not in TURN_SECONDS.get(WinterGame.Pace(pace), ()):
+        raise ActionRefused(_("That time per turn is not offered for this pace."))
+
+
+def turn_length(game: WinterGame) -> datetime.timedelta | None:
+    """How long the player to move has for a turn: the game's choice or its pace's
+    default; ``None`` for an untimed game."""
+    default = DEFAULT_TURN.get(WinterGame.Pace(game.pace))
+    if default is None or game.turn_seconds is None:
+        return default
+    return datetime.timedelta(seconds=game.turn_seconds)
 
 
 @transaction.atomic
@@ -87,10 +115,12 @@ def game_create(
     pace: str,
     seed: int | None = None,
     aids: bool = True,
+    turn_seconds: int | None = None,
 ) -> WinterGame:
     """A new game of ``players`` seats: ``user`` first, the seats still open for people,
-    then ``computers`` computer players at ``level``, with the table ``aids`` or not. It
-    starts at once when no seat is open."""
+    then ``computers`` computer players at ``level``, with the table ``aids`` or not. A
+    timed ``pace`` gives ``turn_seconds`` for a turn (one of ``TURN_SECONDS``; ``None``:
+    the pace's default). It starts at once when no seat is open."""
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise ActionRefused(
             _("A game has %(min)d to %(max)d players.") % {"min": MIN_PLAYERS, "max": MAX_PLAYERS}
@@ -99,48 +129,231 @@ def game_create(
         raise ActionRefused(_("At least one seat is yours: fewer computers, please."))
     if computers and level not in WinterSeat.Level.values:
         raise ActionRefused(_("Choose the computer players' level."))
+    humans = players - computers
+    return _open(
+        user=user,
+        levels=[""] * humans + [level] * computers,
+        farmers=farmers,
+        pace=pace,
+        seed=seed,
+        aids=aids,
+        turn_seconds=turn_seconds,
+    )
+
+
+def _open(
+    *,
+    user: User,
+    levels: Sequence[str],
+    farmers: bool,
+    pace: str,
+    aids: bool,
+    turn_seconds: int | None,
+    seed: int | None = None,
+    rematch_of: WinterGame | None = None,
+    position: int = 0,
+) -> WinterGame:
+    # One seat per level ("": a person's), ``user`` at ``position``; started when full.
     if pace not in WinterGame.Pace.values:
         raise ActionRefused(_("Choose the game's pace."))
+    _check_turn_seconds(pace, turn_seconds)
     game = WinterGame.objects.create(
         seed=secrets.randbelow(2**31) if seed is None else seed,
         farmers=farmers,
         aids=aids,
         pace=pace,
+        turn_seconds=turn_seconds,
         created_by=user,
+        rematch_of=rematch_of,
     )
-    humans = players - computers
-    seats = [WinterSeat(game=game, position=0, user=user)]
-    seats += [WinterSeat(game=game, position=p) for p in range(1, humans)]
-    seats += [WinterSeat(game=game, position=p, bot_level=level) for p in range(humans, players)]
-    WinterSeat.objects.bulk_create(seats)
+    WinterSeat.objects.bulk_create(
+        WinterSeat(
+            game=game,
+            position=number,
+            user=user if number == position else None,
+            bot_level=level,
+        )
+        for number, level in enumerate(levels)
+    )
     seats = list(game.seats.select_related("user").order_by("position"))
-    if humans == 1:
-        _start(game, seats)
-    else:
+    if any(seat.is_open for seat in seats):
         _touch(game, None)
         push.lobby_changed()  # a game waiting for players: the lobby lists it
+    else:
+        _start(game, seats)
     return game
+
+
+def _ensure_open(game: WinterGame) -> None:
+    if game.status != WinterGame.Status.OPEN:
+        raise ActionRefused(_("This game is no longer open."), status=409)
+
+
+def _ensure_creator(game: WinterGame, user: User, refusal: str) -> None:
+    if game.created_by_id != user.pk:
+        raise ActionRefused(refusal, status=403)
+
+
+def _seat_taken(game: WinterGame, seats: list[WinterSeat]) -> None:
+    # A seat of an open game has just been filled: start it if none is left open.
+    push.lobby_changed()  # a seat taken, or the game gone from the lobby
+    if any(other.is_open for other in seats):
+        _touch(game, None)
+    else:
+        _start(game, seats)
 
 
 @transaction.atomic
 def game_join(*, game_id: int, user: User) -> WinterGame:
     """Take the first open seat of an open game; the game starts when it is full."""
     game, seats = _locked(game_id)
-    if game.status != WinterGame.Status.OPEN:
-        raise ActionRefused(_("This game is no longer open."), status=409)
+    _join(game, seats, user)
+    return game
+
+
+def _join(
+    game: WinterGame, seats: list[WinterSeat], user: User, position: int | None = None
+) -> None:
+    # ``position``: the seat wanted, if it is open; else the first open one.
+    _ensure_open(game)
     if any(seat.user_id == user.pk for seat in seats):
         raise ActionRefused(_("You are already at this table."), status=409)
-    seat = next((seat for seat in seats if seat.is_open), None)
-    if seat is None:
+    open_seats = [seat for seat in seats if seat.is_open]
+    if not open_seats:
         raise ActionRefused(_("Every seat is taken."), status=409)
+    seat = next((s for s in open_seats if s.position == position), open_seats[0])
     seat.user = user
     seat.save(update_fields=["user"])
-    push.lobby_changed()  # a seat taken, or the game gone from the lobby
-    if any(other.is_open for other in seats):
-        _touch(game, None)
-    else:
-        _start(game, seats)
+    _seat_taken(game, seats)
+
+
+@transaction.atomic
+def game_leave(*, game_id: int, user: User) -> WinterGame:
+    """Give up one's seat at a game still waiting for players: it is open again. Its
+    creator cancels the game instead. Leaving a game one has already left changes
+    nothing."""
+    game, seats = _locked(game_id)
+    seat = next((s for s in seats if s.user_id == user.pk), None)
+    _ensure_open(game)
+    if seat is None:
+        return game
+    if game.created_by_id == user.pk:
+        raise ActionRefused(_("You created this game: cancel it instead."), status=409)
+    seat.user = None
+    seat.save(update_fields=["user"])
+    _touch(game, None)
+    push.lobby_changed()  # one more seat open
     return game
+
+
+@transaction.atomic
+def game_cancel(*, game_id: int, user: User) -> None:
+    """Call off a game still waiting for players; only its creator may. It is deleted:
+    nothing was played. A rematch offer called off leaves its finished game free to
+    offer another."""
+    original = WinterGame.objects.filter(pk=game_id).values_list("rematch_of", flat=True).first()
+    # The finished game first, as ``game_rematch`` locks the two: no deadlock between them.
+    finished = _locked(original)[0] if original is not None else None
+    game, _seats = _locked(game_id)
+    _ensure_creator(game, user, _("Only the player who created this game can cancel it."))
+    _ensure_open(game)
+    game.delete()
+    push.lobby_changed()
+    if finished is not None:
+        _touch(finished, None)  # its people's final pages redraw without the offer
+
+
+# -- computer seats while the game is open -------------------------------------------------
+
+
+@transaction.atomic
+def seat_add_computer(
+    *, game_id: int, user: User, level: str, version: int | None = None
+) -> WinterGame:
+    """Seat a computer player of ``level`` in the last open seat of a game still waiting
+    for players; the creator's call. Taking the last open seat starts the game, as a
+    person joining would. ``version``, when given, is the game's version the creator saw:
+    a request sent twice (or after the table changed) is refused, and seats one computer."""
+    if level not in WinterSeat.Level.values:
+        raise ActionRefused(_("Choose the computer players' level."))
+    game, seats = _locked(game_id)
+    _ensure_creator(game, user, _("Only the player who created this game can add computers."))
+    _ensure_open(game)
+    if version is not None and version != game.version:
+        raise ActionRefused(_("The table has changed since this page was drawn."), status=409)
+    seat = next((s for s in reversed(seats) if s.is_open), None)
+    if seat is None:
+        raise ActionRefused(_("Every seat is taken."), status=409)
+    seat.bot_level = level
+    seat.save(update_fields=["bot_level"])
+    _seat_taken(game, seats)
+    return game
+
+
+@transaction.atomic
+def seat_remove_computer(*, game_id: int, user: User, seat_id: int) -> WinterGame:
+    """Take a computer player out of a game still waiting for players: its seat is open
+    for a person again; the creator's call. A seat already open changes nothing."""
+    game, seats = _locked(game_id)
+    _ensure_creator(game, user, _("Only the player who created this game can remove computers."))
+    seat = next((s for s in seats if s.pk == seat_id), None)
+    if seat is None:
+        raise ActionRefused(_("No such computer player in this game."), status=404)
+    _ensure_open(game)
+    if seat.is_open:
+        return game
+    if not seat.is_bot:
+        raise ActionRefused(_("A person sits there, not a computer."), status=409)
+    seat.bot_level = ""
+    seat.save(update_fields=["bot_level"])
+    _touch(game, None)
+    push.lobby_changed()  # one more seat open
+    return game
+
+
+# -- rematch -------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def game_rematch(*, game_id: int, user: User) -> WinterGame:
+    """Play a finished game again: the first of its people to ask opens the rematch, the
+    others take their seats in it by asking too. Returns the rematch.
+
+    The rematch has the same options, pace, time per turn and computer players; every
+    seat moves one place on, so the second player starts. Each person's seat waits for
+    them (as any open seat, anyone may take it from the lobby). Asking again once seated
+    changes nothing. Refused to anyone who did not play the game, and once the rematch has
+    started without them."""
+    # Under the finished game's lock: two people asking at once open one rematch.
+    game, seats = _locked(game_id)
+    if not game.is_finished:
+        raise ActionRefused(_("Only a finished game has a rematch."), status=409)
+    mine = next((s for s in seats if s.user_id == user.pk), None)
+    if mine is None:
+        raise ActionRefused(_("You do not play in this game."), status=403)
+    count = len(seats)
+    position = (mine.position - 1) % count
+    offered = WinterGame.objects.filter(rematch_of=game).values_list("pk", flat=True).first()
+    if offered is not None:
+        rematch, rematch_seats = _locked(offered)
+        if not any(s.user_id == user.pk for s in rematch_seats):
+            _join(rematch, rematch_seats, user, position)
+        return rematch
+    # A resigned person's seat was the computer's only for that game.
+    levels = ["" if seat.user_id or seat.resigned else seat.bot_level for seat in seats]
+    rematch = _open(
+        user=user,
+        levels=[levels[(number + 1) % count] for number in range(count)],
+        farmers=game.farmers,
+        pace=game.pace,
+        aids=game.aids,
+        turn_seconds=game.turn_seconds,
+        rematch_of=game,
+        position=position,
+    )
+    # The others' final pages redraw with the offer.
+    _touch(game, None)
+    return rematch
 
 
 def _start(game: WinterGame, seats: list[WinterSeat]) -> None:
@@ -169,11 +382,8 @@ def _next_turn(game: WinterGame, seats: list[WinterSeat], state: winter.Game) ->
         _finish(game, seats, state)
         return
     seat = seats[state.to_move]
-    now = timezone.now()
-    game.deadline = {
-        WinterGame.Pace.LIVE: now + LIVE_TURN,
-        WinterGame.Pace.CORRESPONDENCE: now + CORRESPONDENCE_TURN,
-    }.get(WinterGame.Pace(game.pace))
+    length = turn_length(game)
+    game.deadline = timezone.now() + length if length is not None else None
     number = len(state.turns)
     game.waiting_for = None if seat.is_bot else seat.user
     if seat.is_bot:
@@ -339,12 +549,33 @@ def deadlines_enforce(*, game_id: int, now: datetime.datetime | None = None) -> 
     if seat.is_bot or seat.user is None or state.drawn is None:
         return False
     if game.pace == WinterGame.Pace.CORRESPONDENCE:
-        since = game.deadline - CORRESPONDENCE_TURN
-        paused = vacation_paused(seat.user.pk, since, now)
-        if paused and game.deadline + paused > now:
-            game.deadline += paused
+        deadline = _vacation_deadline(game, seat.user, now)
+        if deadline > now:
+            game.deadline = deadline
             _touch(game, state, "deadline")
             return False
     placement = winter.bot.choose(RESIGNED_LEVEL, winter.bot.View.from_game(state))
     _play(game, seats, seat, placement, len(state.turns))
     return True
+
+
+def _vacation_deadline(game: WinterGame, user: User, now: datetime.datetime) -> datetime.datetime:
+    # The turn's deadline with every moment of the player's vacations since the turn began
+    # added. It began when the last turn was stored; counted from there, the same moment
+    # of a vacation is never added twice, however often the clock is looked at. (The first
+    # turn of a game has no such mark: it began one turn's length before the deadline, as
+    # long as that deadline was never moved.)
+    assert game.deadline is not None
+    length = turn_length(game) or CORRESPONDENCE_TURN
+    last = game.turns.order_by("-number").values_list("played_at", flat=True).first()
+    began = last if last is not None else game.deadline - length
+    return max(game.deadline, began + length + vacation_paused(user.pk, began, now))
+
+
+def expire_deadlines(*, now: datetime.datetime) -> int:
+    """Enforce every passed clock of a running game (run by the scheduled job,
+    ``floor.clocks``), each game in a transaction of its own under its row lock. Returns how
+    many games had a late turn played."""
+    due = WinterGame.objects.filter(status=WinterGame.Status.RUNNING, deadline__lte=now)
+    game_ids = list(due.order_by("deadline", "pk").values_list("pk", flat=True))
+    return sum(deadlines_enforce(game_id=game_id, now=now) for game_id in game_ids)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpResponse, JsonResponse
+from django.http import Http404, HttpResponse, JsonResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -16,6 +16,7 @@ from django_htmx.http import replace_url
 import winter
 from accounts.http import AuthenticatedHttpRequest, HtmxHttpRequest
 from core import tokens
+from core.durations import duration_label
 from core.errors import ActionRefused
 from core.polls import poll
 from wintergames import boardhtml, selectors, services
@@ -35,6 +36,34 @@ def poll_token(request: HtmxHttpRequest, pk: int) -> str:
     return tokens.mint(tokens.Scope.GAME, tokens.session_cookie(request), pk, TOKEN_KIND)
 
 
+#: The new-game form's field of the time per turn, one per timed pace: the one of the
+#: pace chosen is read, the other ignored (left out: the pace's default).
+TURN_FIELDS = {
+    WinterGame.Pace.LIVE: "live_turn",
+    WinterGame.Pace.CORRESPONDENCE: "correspondence_turn",
+}
+
+
+def _turn_selects() -> list[dict[str, object]]:
+    labels = {
+        WinterGame.Pace.LIVE: _("Time per turn (live)"),
+        WinterGame.Pace.CORRESPONDENCE: _("Time per turn (correspondence)"),
+    }
+    selects = []
+    for pace, name in TURN_FIELDS.items():
+        default = services.DEFAULT_TURN[pace]
+        options = [(seconds, duration_label(seconds)) for seconds in services.TURN_SECONDS[pace]]
+        selects.append(
+            {
+                "name": name,
+                "label": labels[pace],
+                "options": options,
+                "default": int(default.total_seconds()),
+            }
+        )
+    return selects
+
+
 def home(request: HtmxHttpRequest) -> HttpResponse:
     """The game's page: how to play, a new game, the games waiting for players."""
     context = {
@@ -42,6 +71,7 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
         "mine": selectors.games_of(request.user) if request.user.is_authenticated else [],
         "paces": WinterGame.Pace.choices,
         "levels": WinterSeat.Level.choices,
+        "turn_selects": _turn_selects(),
     }
     return render(request, "wintergames/home.html", context)
 
@@ -50,6 +80,16 @@ def rules_page(request: HtmxHttpRequest) -> HttpResponse:
     """The rules in our own words, with a few tiles drawn."""
     tiles = [(name, boardhtml.tile_svg(name, 0)) for name in RULES_TILES]
     return render(request, "wintergames/rules.html", {"tiles": tiles})
+
+
+def _turn_seconds(post: QueryDict, pace: str) -> int | None:
+    field = TURN_FIELDS.get(WinterGame.Pace(pace)) if pace in WinterGame.Pace.values else None
+    raw = post.get(field, "") if field else ""
+    if not raw:
+        return None
+    if not (raw.isascii() and raw.isdigit()) or len(raw) > 7:
+        raise ActionRefused(_("The form could not be read."))
+    return int(raw)
 
 
 def _small_int(raw: str, lowest: int, highest: int) -> int:
@@ -77,6 +117,7 @@ def game_new(request: AuthenticatedHttpRequest) -> HttpResponse:
             # A checkbox sends nothing when off: only the form's marker tells "off" from an
             # older caller that knows no aids (on for them).
             aids=post.get("aids") == "on" if "aids_shown" in post else True,
+            turn_seconds=_turn_seconds(post, post.get("pace", "")),
         )
     except ActionRefused as error:
         return HttpResponse(error.messages[0], status=error.status, content_type="text/plain")
@@ -123,9 +164,43 @@ def _render(
             and viewer is None
             and any(seat.is_open for seat in seats)
         ),
+        **_table_context(request, game, seats),
     )
     template = "wintergames/game.html#board" if fragment else "wintergames/game.html"
     return render(request, template, context, status=status)
+
+
+def _table_context(
+    request: HtmxHttpRequest,
+    game: WinterGame,
+    seats: list[WinterSeat],
+) -> dict[str, object]:
+    # The clock's length, the open table's controls and the finished game's rematch.
+    length = services.turn_length(game)
+    context: dict[str, object] = {
+        "turn_label": duration_label(int(length.total_seconds())) if length else "",
+        "opener": (
+            game.status == WinterGame.Status.OPEN
+            and request.user.is_authenticated
+            and game.created_by_id == request.user.pk
+        ),
+        "levels": WinterSeat.Level.choices,
+        "computer_seats": [seat for seat in seats if seat.is_bot],
+        "seat_open": any(seat.is_open for seat in seats),
+    }
+    if game.is_finished:
+        rematch = WinterGame.objects.filter(rematch_of=game).first()
+        if rematch is not None:
+            by = next((seat for seat in seats if seat.user_id == rematch.created_by_id), None)
+            context.update(
+                rematch=rematch,
+                rematch_by=seat_name(by) if by is not None else "",
+                rematch_mine=(
+                    request.user.is_authenticated
+                    and rematch.seats.filter(user_id=request.user.pk).exists()
+                ),
+            )
+    return context
 
 
 @never_cache
@@ -206,6 +281,97 @@ def game_resign(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         if error.status == 404:
             raise Http404(error.messages[0]) from None
         messages.error(request, error.messages[0])
+    return redirect("winter:detail", pk=pk)
+
+
+def _action_refused(request: HtmxHttpRequest, error: ActionRefused, pk: int) -> HttpResponse:
+    # A stale button (the table changed meanwhile) brings the page back with the reason;
+    # a request that can never succeed gets its status.
+    message = error.messages[0]
+    if error.status == 404:
+        raise Http404(message)
+    if error.status == 409:
+        messages.error(request, message)
+        return redirect("winter:detail", pk=pk)
+    return HttpResponse(message, status=error.status, content_type="text/plain")
+
+
+def _check_pk(pk: int) -> None:
+    if not pk or pk > 2**62:
+        raise Http404(_("No such game."))
+
+
+@login_required
+@require_POST
+def game_rematch(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    """Open the rematch of a finished game, or take one's seat in it; go to it."""
+    _check_pk(pk)
+    try:
+        rematch = services.game_rematch(game_id=pk, user=request.user)
+    except ActionRefused as error:
+        return _action_refused(request, error, pk)
+    return redirect("winter:detail", pk=rematch.pk)
+
+
+@login_required
+@require_POST
+def game_leave(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    """Give up one's seat at a game still waiting for players."""
+    _check_pk(pk)
+    try:
+        services.game_leave(game_id=pk, user=request.user)
+    except ActionRefused as error:
+        return _action_refused(request, error, pk)
+    return redirect("winter:home")
+
+
+@login_required
+@require_POST
+def game_cancel(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    """Call off a game still waiting for players (its opener only)."""
+    _check_pk(pk)
+    try:
+        services.game_cancel(game_id=pk, user=request.user)
+    except ActionRefused as error:
+        if error.status == 404:
+            # Gone already: a second click of the same button, say.
+            return redirect("winter:home")
+        return _action_refused(request, error, pk)
+    messages.success(request, _("This game was cancelled."))
+    return redirect("winter:home")
+
+
+@login_required
+@require_POST
+def computer_add(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    """Seat a computer player (``level``) in an open seat; ``v``: the version seen."""
+    _check_pk(pk)
+    raw = request.POST.get("v", "")
+    try:
+        if raw and not (raw.isascii() and raw.isdigit() and len(raw) <= 9):
+            raise ActionRefused(_("The form could not be read."))
+        services.seat_add_computer(
+            game_id=pk,
+            user=request.user,
+            level=request.POST.get("level", ""),
+            version=int(raw) if raw else None,
+        )
+    except ActionRefused as error:
+        return _action_refused(request, error, pk)
+    return redirect("winter:detail", pk=pk)
+
+
+@login_required
+@require_POST
+def computer_remove(request: AuthenticatedHttpRequest, pk: int, seat: int) -> HttpResponse:
+    """Take a computer player out: its seat is open for a person again."""
+    _check_pk(pk)
+    if seat > 2**62:
+        raise Http404(_("No such computer player in this game."))
+    try:
+        services.seat_remove_computer(game_id=pk, user=request.user, seat_id=seat)
+    except ActionRefused as error:
+        return _action_refused(request, error, pk)
     return redirect("winter:detail", pk=pk)
 
 

@@ -1,5 +1,5 @@
-"""Time out players whose round deadline has passed, and send the turn mails whose batching
-interval has passed; run it from a scheduler (cron)."""
+"""Enforce every game's passed turn deadlines, and send the turn mails whose batching
+interval has passed; run it from a scheduler (cron, every minute)."""
 
 from __future__ import annotations
 
@@ -7,18 +7,18 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
-from floor import mail
-from games import services
+from floor import clocks, mail
 
 
 class Command(BaseCommand):
     help = (
-        "Time out every player whose round deadline has passed. Deadlines are also "
-        "enforced whenever a game is opened or played; this catches games nobody touches."
+        "Enforce every turn deadline that has passed, in every game the site offers. "
+        "Deadlines are also enforced whenever a game is opened or played; this catches "
+        "games nobody touches."
     )
 
     def handle(self, *args: Any, **options: Any) -> None:
-        count = services.expire_deadlines()
+        count = clocks.expire_deadlines()
         self.stdout.write(f"{count} game(s) had players time out.")
         # Where the task backend cannot wait for a turn mail's interval, this sends it.
         mailed = mail.turn_mails_due()
