@@ -345,10 +345,13 @@ class RoundView:
     supply: int
     announcement: str = ""  # the draft so far, for the live region
     # What the page needs to draft without asking (``drafting_json``), made when first
-    # drawn; the game page keeps it per game version and seat (``cache_key``).
+    # drawn; the game page keeps it per round and seat (``cache_key``). ``cache_new``: the
+    # round has just begun (the commit that began it draws it), so nothing can be kept
+    # yet: it is made and kept without asking the cache first.
     board_before: rules.Board | None = None
     variants: rules.Variants = rules.Variants()
     cache_key: str = ""
+    cache_new: bool = False
 
     @property
     def drafting(self) -> str:
@@ -361,7 +364,7 @@ class RoundView:
         if not self.cache_key:
             return drafting_json(*args, shown)
         key = f"{self.cache_key}:{get_language()}"
-        cached = cache.get(key)
+        cached = None if self.cache_new else cache.get(key)
         if cached is None:
             cached = drafting_json(*args, shown)
             cache.set(key, cached, DRAFTING_SECONDS)
@@ -692,11 +695,14 @@ def game_page(
     draft_params: QueryDict,
     error: str | None = None,
     with_table: bool = True,
+    round_begun: bool = False,
 ) -> dict[str, object]:
     """The game page's context for ``seat``'s viewer (``None``: a spectator).
 
     The final standings once the game is over; else the table (others' landscapes as of
     the last complete round) and, for a player the round waits for, their draft.
+    ``round_begun``: drawn by the commit that began the round it shows (its drafting data
+    cannot have been kept yet).
     """
     context: dict[str, object] = {"game": game, "state": state, "seat": seat, "error": error}
     seats = list(game.seats.all())
@@ -740,8 +746,10 @@ def game_page(
         draft = Draft(round=state.round)
         error = error or _("That choice could not be read; start the round again.")
     view = round_view(state.boards[player], card, state.variants, draft)
-    # The outcomes depend on the game's state alone: one for each version and seat.
-    view.cache_key = f"drafting:{game.pk}:{game.version}:{seat.pk}:{state.round}"
+    # The outcomes depend on the seat's board before the round and the round's card
+    # alone, which no later commit changes: one for each round and seat.
+    view.cache_key = f"drafting:{game.pk}:{seat.pk}:{state.round}"
+    view.cache_new = round_begun
     context.update(round=view, card=card, error=error or view.error)
     context["hint_allowed"] = hint_refusal(game, seats, seat) is None
     return context
