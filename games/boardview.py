@@ -524,6 +524,7 @@ def drafting_json(
     # one's JSON value is made once a round (shared lists encode like copies).
     zone_texts: dict[tuple[Point, ...], str] = {}
     endings: dict[rules.Ending, list[object]] = {}
+    rows: dict[tuple[int, int, int], list[int]] = {}
 
     def ending(end: rules.Ending) -> list[object]:
         made = endings.get(end)
@@ -545,12 +546,17 @@ def drafting_json(
         for code, members, points in zip(
             regions.terrain, regions.cells, regions.value, strict=True
         ):
-            kind = (code, len(members))
-            index = described.get(kind)
-            if index is None:
-                text = _describe(language, _TERRAIN_ORDER[code].profession, len(members))
-                index = described[kind] = descriptions.setdefault(text, len(descriptions))
-            table.append([index, points])
+            # A region's row, by terrain, size and points: made once a round.
+            shape = (code, len(members), points)
+            made = rows.get(shape)
+            if made is None:
+                kind = (code, len(members))
+                index = described.get(kind)
+                if index is None:
+                    text = _describe(language, _TERRAIN_ORDER[code].profession, len(members))
+                    index = described[kind] = descriptions.setdefault(text, len(descriptions))
+                made = rows[shape] = [index, points]
+            table.append(made)
         placement = outcomes.placement
         move = {}
         for source, found in outcomes.move.items():
