@@ -525,6 +525,7 @@ def drafting_json(
     zone_texts: dict[tuple[Point, ...], str] = {}
     endings: dict[rules.Ending, list[object]] = {}
     rows: dict[tuple[int, int, int], list[int]] = {}
+    moves_made: dict[rules.drafting.Move, list[object]] = {}
 
     def ending(end: rules.Ending) -> list[object]:
         made = endings.get(end)
@@ -561,10 +562,15 @@ def drafting_json(
         move = {}
         for source, found in outcomes.move.items():
             entries = []
-            for region, zones, counts, end in found:
-                entry: list[object] = [region, None if zones is None else zones_text(zones)]
-                entry.append(1 if counts else 0)
-                entry += ending(end)
+            for found_move in found:
+                # The same move recurs across placements: each entry made once a round.
+                entry = moves_made.get(found_move)
+                if entry is None:
+                    region, zones, counts, end = found_move
+                    entry = [region, None if zones is None else zones_text(zones)]
+                    entry.append(1 if counts else 0)
+                    entry += ending(end)
+                    moves_made[found_move] = entry
                 entries.append(entry)
             move[_key(source)] = entries
         placements[f"{_key(placement.card_at)}@{placement.rotation}"] = {
