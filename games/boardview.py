@@ -718,7 +718,9 @@ def game_page(
     """
     context: dict[str, object] = {"game": game, "state": state, "seat": seat, "error": error}
     seats = list(game.seats.all())
-    context["bot_levels"] = BotLevel.choices_with_scores()
+    # Called by the template only where it offers a computer player (an open game's table):
+    # a round's board, which every commit draws, translates no level.
+    context["bot_levels"] = BotLevel.choices_with_scores
     if with_table and game.mode == Game.Mode.MULTI and not game.is_finished:
         context["table"] = table_view(game, state, seats, seat)
     if with_table and game.lockstep_id is not None and game.is_active:
