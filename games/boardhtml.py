@@ -20,7 +20,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 import rules
-from games.boardview import BoardView, CellView, ZoneView, card_zones
+from games.boardview import BoardView, CellView, RoundView, ZoneView, card_zones
 
 
 def zone_svg(zone: ZoneView) -> SafeString:
@@ -186,3 +186,187 @@ def _score_words(language: str | None) -> _ScoreWords:
         not_counted=f" <small>({not_counted})</small>",
         empty=f'<tr><td colspan="2">{empty}</td></tr>',
     )
+
+
+# -- the game's drafting board ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _DraftingWords:
+    hint_position: str
+    hint_target: str
+    hint_worker: str
+    hand: str
+    card_label: str
+    commit_keep: str
+    commit_place: str
+    commit_move: str
+    turn_left: str
+    turn_right: str
+    shift: str
+    hint: str
+    hint_note: str
+    score_preview: str
+
+
+@lru_cache(maxsize=16)
+def _drafting_words(language: str | None) -> _DraftingWords:
+    # Translated text is trusted as template text is ({% translate %} leaves it as it is).
+    from django.utils.translation import pgettext
+
+    return _DraftingWords(
+        hint_position=_("Turn the card, then choose a + slot for it."),
+        hint_target=_(
+            "Choose a highlighted zone to move the worker to, or click it again to cancel."
+        ),
+        hint_worker=_(
+            "Optionally click a zone of the new card to place a worker, or a worker to move "
+            "it. Then commit."
+        ),
+        hand=_("Your card and turn"),
+        card_label=_("The card of this round"),
+        commit_keep=_("Commit: place card"),
+        commit_place=_("Commit: place card and worker"),
+        commit_move=_("Commit: place card and move worker"),
+        turn_left=_("Turn left"),
+        turn_right=_("Turn right"),
+        shift=pgettext("keyboard key", "Shift"),
+        hint=_("Hint"),
+        hint_note=_(
+            "Shows the computer's choice as your draft. A game with a hint stays off the boards."
+        ),
+        score_preview=_("Score preview"),
+    )
+
+
+def _point_field(name: str, point: tuple[int, int]) -> str:
+    return f'<input type="hidden" name="{name}" value="{point[0]},{point[1]}">'
+
+
+def game_drafting_html(
+    view: RoundView,
+    *,
+    base_url: str,
+    commit_url: str,
+    hint_url: str,
+    round_number: int,
+    owner: str,
+    hint_allowed: bool,
+    csrf_token: object,
+) -> SafeString:
+    """The game page's drafting board: what ``games/_drafting.html`` draws with the game's
+    arguments (``hint_text``, ``round_number``, ``game_board``, ``owner``), drawn here
+    because a commit's answer draws it every round. ``tests/games/test_drafting_html.py``
+    holds the two equal, byte for byte."""
+    # Imported here: the tags draw the parts the template draws through them.
+    from games.templatetags.boards import drafting_data, keyboard_shortcuts, scoring_help
+
+    words = _drafting_words(get_language())
+    draft = view.draft
+    if view.phase == "position":
+        hint_line = f"    {words.hint_position}\n    \n"
+    elif draft.move_from and not draft.move_to:
+        hint_line = f"    {words.hint_target}\n    \n"
+    else:
+        hint_line = f"    {words.hint_worker}\n"
+    base = escape(base_url)
+    commit = escape(commit_url)
+    card_title = _("Card %(number)s") % {"number": view.card.number}
+    csrf = (
+        f'<input type="hidden" name="csrfmiddlewaretoken" value="{escape(csrf_token)}">'
+        if csrf_token and csrf_token != "NOTPROVIDED"
+        else ""
+    )
+    fields = [f'<input type="hidden" name="rot" value="{draft.rotation}">\n']
+    fields.append(_point_field("at", draft.card_at) + "\n" if draft.card_at else "\n")
+    fields.append(_point_field("place", draft.place) + "\n" if draft.place else "\n")
+    if draft.move_from and draft.move_to:
+        fields.append(
+            f"\n  {_point_field('from', draft.move_from)}\n  {_point_field('to', draft.move_to)}\n"
+        )
+    # As the template's if, elif, else over three lines leaves them.
+    if draft.place:
+        label = f"{words.commit_place}\n          "
+    elif draft.move_to:
+        label = f"{words.commit_move}\n          "
+    else:
+        label = words.commit_keep
+    disabled = "" if view.can_commit else "disabled"
+    hint_form = ""
+    if hint_allowed:
+        hint = escape(hint_url)
+        hint_form = (
+            f'\n      <form method="post" action="{hint}" hx-post="{hint}" hx-push-url="false" '
+            f'hx-disabled-elt="find button" class="hint-form">\n'
+            f"        {csrf}\n"
+            '        <button type="submit" class="button button--secondary" data-key="hint" '
+            'data-testid="hint"\n'
+            '                aria-keyshortcuts="H">💡 <span class="hint-label">'
+            f"{words.hint}</span> <small>(H)</small></button>\n"
+            f'        <small class="hint">{words.hint_note}</small>\n'
+            "      </form>\n      "
+        )
+    left = escape(draft.rotated_left)
+    right = escape(draft.rotated_right)
+    parts = [
+        "\n\n",
+        '  <p class="hint" data-testid="hint"\n',
+        f'     data-hint-position="{words.hint_position}"\n',
+        f'     data-hint-target="{words.hint_target}"\n',
+        f'     data-hint-worker="{words.hint_worker}">\n',
+        hint_line,
+        "  </p>\n\n",
+        '  <div class="play-area">\n',
+        f'    <aside class="hand" data-testid="hand" aria-label="{words.hand}">\n',
+        f'      <h2 class="hand__title">{card_title}</h2>\n',
+        f'      <div class="card card--hand" aria-label="{words.card_label}">\n',
+        f"        {card_html(view.card, draft.rotation)}\n",
+        "      </div>\n",
+        # games/_turn_buttons.html
+        '      \n<div class="turn-buttons">\n',
+        f'  <a class="button button--secondary" data-key="rotate-left" href="{base}?{left}" '
+        f'hx-get="{base}?{left}"\n',
+        f'     aria-keyshortcuts="Shift+R" title="{words.turn_left} ({words.shift}+R)">⟲ '
+        f'<span class="turn-label">{words.turn_left}</span></a>\n',
+        f'  <a class="button button--secondary" data-key="rotate" href="{base}?{right}" '
+        f'hx-get="{base}?{right}"\n',
+        f'     aria-keyshortcuts="R" title="{words.turn_right} (R)">⟳ '
+        f'<span class="turn-label">{words.turn_right}</span></a>\n',
+        "</div>\n\n",
+        "      \n",
+        f'      <form method="post" class="commit-form" action="{commit}"\n',
+        f'            hx-post="{commit}" hx-push-url="false" hx-disabled-elt="find button">\n',
+        f"        {csrf}\n",
+        f'        <input type="hidden" name="round" value="{round_number}">\n',
+        # games/_draft_fields.html
+        "        \n",
+        *fields,
+        "\n\n",
+        "        \n",
+        '        <button type="submit" class="button primary" data-key="commit"\n',
+        f'                {disabled} aria-keyshortcuts="Enter"\n',
+        f'                data-label-keep="{words.commit_keep}"\n',
+        f'                data-label-place="{words.commit_place}"\n',
+        f'                data-label-move="{words.commit_move}">\n',
+        f"          {label}\n",
+        "        </button>\n",
+        "        \n",
+        '        <span class="htmx-indicator" aria-hidden="true">…</span>\n',
+        "      </form>\n      ",
+        hint_form,
+        "\n      \n",
+        f"      {keyboard_shortcuts(hint_allowed)}\n",
+        "    </aside>\n",
+        '    <div class="landscape-wrap landscape-wrap--play">\n',
+        f"      {landscape_html(view.board, base_url=base_url, owner=owner)}\n",
+        "    </div>\n",
+        '    <aside class="preview">\n',
+        f"      <h2>{words.score_preview}</h2>\n",
+        f"      {score_html(view.board)}\n",
+        f"      {scoring_help()}\n",
+        "    </aside>\n",
+        "  </div>\n",
+        f"  {drafting_data(view)}\n",
+    ]
+    # Safe: addresses and the token are escaped above, the parts drawn elsewhere are safe.
+    return mark_safe("".join(parts))

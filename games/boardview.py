@@ -345,10 +345,13 @@ class RoundView:
     supply: int
     announcement: str = ""  # the draft so far, for the live region
     # What the page needs to draft without asking (``drafting_json``), made when first
-    # drawn; the game page keeps it per game version and seat (``cache_key``).
+    # drawn; the game page keeps it per round and seat (``cache_key``). ``cache_new``: the
+    # round has just begun (the commit that began it draws it), so nothing can be kept
+    # yet: it is made and kept without asking the cache first.
     board_before: rules.Board | None = None
     variants: rules.Variants = rules.Variants()
     cache_key: str = ""
+    cache_new: bool = False
 
     @property
     def drafting(self) -> str:
@@ -361,7 +364,7 @@ class RoundView:
         if not self.cache_key:
             return drafting_json(*args, shown)
         key = f"{self.cache_key}:{get_language()}"
-        cached = cache.get(key)
+        cached = None if self.cache_new else cache.get(key)
         if cached is None:
             cached = drafting_json(*args, shown)
             cache.set(key, cached, DRAFTING_SECONDS)
@@ -521,6 +524,8 @@ def drafting_json(
     # one's JSON value is made once a round (shared lists encode like copies).
     zone_texts: dict[tuple[Point, ...], str] = {}
     endings: dict[rules.Ending, list[object]] = {}
+    rows: dict[tuple[int, int, int], list[int]] = {}
+    moves_made: dict[rules.drafting.Move, list[object]] = {}
 
     def ending(end: rules.Ending) -> list[object]:
         made = endings.get(end)
@@ -542,20 +547,30 @@ def drafting_json(
         for code, members, points in zip(
             regions.terrain, regions.cells, regions.value, strict=True
         ):
-            kind = (code, len(members))
-            index = described.get(kind)
-            if index is None:
-                text = _describe(language, _TERRAIN_ORDER[code].profession, len(members))
-                index = described[kind] = descriptions.setdefault(text, len(descriptions))
-            table.append([index, points])
+            # A region's row, by terrain, size and points: made once a round.
+            shape = (code, len(members), points)
+            made = rows.get(shape)
+            if made is None:
+                kind = (code, len(members))
+                index = described.get(kind)
+                if index is None:
+                    text = _describe(language, _TERRAIN_ORDER[code].profession, len(members))
+                    index = described[kind] = descriptions.setdefault(text, len(descriptions))
+                made = rows[shape] = [index, points]
+            table.append(made)
         placement = outcomes.placement
         move = {}
         for source, found in outcomes.move.items():
             entries = []
-            for region, zones, counts, end in found:
-                entry: list[object] = [region, None if zones is None else zones_text(zones)]
-                entry.append(1 if counts else 0)
-                entry += ending(end)
+            for found_move in found:
+                # The same move recurs across placements: each entry made once a round.
+                entry = moves_made.get(found_move)
+                if entry is None:
+                    region, zones, counts, end = found_move
+                    entry = [region, None if zones is None else zones_text(zones)]
+                    entry.append(1 if counts else 0)
+                    entry += ending(end)
+                    moves_made[found_move] = entry
                 entries.append(entry)
             move[_key(source)] = entries
         placements[f"{_key(placement.card_at)}@{placement.rotation}"] = {
@@ -692,15 +707,20 @@ def game_page(
     draft_params: QueryDict,
     error: str | None = None,
     with_table: bool = True,
+    round_begun: bool = False,
 ) -> dict[str, object]:
     """The game page's context for ``seat``'s viewer (``None``: a spectator).
 
     The final standings once the game is over; else the table (others' landscapes as of
     the last complete round) and, for a player the round waits for, their draft.
+    ``round_begun``: drawn by the commit that began the round it shows (its drafting data
+    cannot have been kept yet).
     """
     context: dict[str, object] = {"game": game, "state": state, "seat": seat, "error": error}
     seats = list(game.seats.all())
-    context["bot_levels"] = BotLevel.choices_with_scores()
+    # Called by the template only where it offers a computer player (an open game's table):
+    # a round's board, which every commit draws, translates no level.
+    context["bot_levels"] = BotLevel.choices_with_scores
     if with_table and game.mode == Game.Mode.MULTI and not game.is_finished:
         context["table"] = table_view(game, state, seats, seat)
     if with_table and game.lockstep_id is not None and game.is_active:
@@ -740,8 +760,10 @@ def game_page(
         draft = Draft(round=state.round)
         error = error or _("That choice could not be read; start the round again.")
     view = round_view(state.boards[player], card, state.variants, draft)
-    # The outcomes depend on the game's state alone: one for each version and seat.
-    view.cache_key = f"drafting:{game.pk}:{game.version}:{seat.pk}:{state.round}"
+    # The outcomes depend on the seat's board before the round and the round's card
+    # alone, which no later commit changes: one for each round and seat.
+    view.cache_key = f"drafting:{game.pk}:{seat.pk}:{state.round}"
+    view.cache_new = round_begun
     context.update(round=view, card=card, error=error or view.error)
     context["hint_allowed"] = hint_refusal(game, seats, seat) is None
     return context

@@ -35,7 +35,7 @@ from accounts.notifications import Event
 from accounts.selectors import vacation_paused
 from core.errors import ActionRefused
 from floor import mail, push
-from floor.internals import RowsById
+from floor.internals import ColumnsSaver, Inserter, RowsById
 from floor.notify import notify
 from floor.taskqueue import COMPUTERS
 from games import computer, export
@@ -505,7 +505,11 @@ def _bots_enqueue(game: Game, seats: list[Seat]) -> None:
 def _touch(game: Game, *fields: str) -> None:
     # Every change a waiting page must show moves the version its polls compare.
     game.version += 1
-    game.save(update_fields=["version", "updated_at", *fields])
+    written = ("version", "updated_at", *fields)
+    saver = _game_savers.get(written)
+    if saver is None:
+        saver = _game_savers[written] = ColumnsSaver(Game, written)
+    saver(game)
     poll_state_publish(game)
     push.game_changed(game.pk, version=game.version, deadline=game.deadline)
     if game.listed and (game.status == Game.Status.OPEN or "status" in fields):
@@ -705,7 +709,7 @@ def _move_submit(
     except rules.RulesError as error:
         raise MoveRejected(str(error)) from None
     assert card is not None
-    Move.objects.create(
+    _move_insert(
         seat=seat,
         round=round_number,
         card=card.number,
@@ -722,9 +726,16 @@ def _move_submit(
         # The last round: the seats are written once, with their results (``_finish``).
         _settle(game, state, seats, now, seat_fields=("rounds_played", "turns"))
     else:
-        seat.save(update_fields=["rounds_played", "turns"])
+        _seat_turns_save(seat)
         _settle(game, state, seats, now)
     return Commit(game, seats, seat, state, before)
+
+
+# A commit's three writes, the move and the changed columns of its seat and game: their SQL
+# is made once a process, not at each commit (``floor.internals``).
+_move_insert = Inserter(Move)
+_seat_turns_save = ColumnsSaver(Seat, ("rounds_played", "turns"))
+_game_savers: dict[tuple[str, ...], ColumnsSaver[Game]] = {}
 
 
 def _settle(

@@ -135,7 +135,14 @@ def _render_game(
     # A draft's fragment is the board alone: the table is drawn only where it is shown.
     with_table = template != "games/game.html#board"
     context = game_page(
-        game, state, seat, draft_params=draft_params, error=error, with_table=with_table
+        game,
+        state,
+        seat,
+        draft_params=draft_params,
+        error=error,
+        with_table=with_table,
+        # A commit's answer draws the round it began, if any: no drafting data kept yet.
+        round_begun=committed is not None,
     )
     context["committed"] = committed
     if with_table:

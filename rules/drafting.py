@@ -74,7 +74,8 @@ def _outcomes(placement: Placement, after: Board, variants: Variants) -> Placeme
     for point in after.workers:
         occupied.setdefault(region_at(point), []).append(point)
     total = sum(value[region] for region in occupied)
-    uncounted = _uncounted(occupied)
+    # Usually each worker has a region of its own: nobody is left uncounted.
+    uncounted = () if len(occupied) == len(after.workers) else _uncounted(occupied)
     place = []
     if after.supply > 0:
         for zone in Board._card_points(after.cards[-1]):
@@ -94,17 +95,18 @@ def _outcomes(placement: Placement, after: Board, variants: Variants) -> Placeme
             left_total, rest, left_uncounted = total - value[own], occupied, uncounted
         else:
             left_total, rest, left_uncounted = _leave(source, own, total, occupied, value)
-        targets = sorted(regions.targets(own, occupied, ferryman))
-        if not any(region in rest for region in targets):
+        reachable = regions.targets(own, occupied, ferryman)
+        if not reachable:
+            continue
+        targets = sorted(reachable)
+        if rest.keys().isdisjoint(reachable):
             # No target scored yet (common): each region's moves are one outcome.
-            found: list[Move] = [
+            move[source] = [
                 (region, None, True, (left_total + value[region], left_uncounted))
                 for region in targets
             ]
-            if found:
-                move[source] = found
             continue
-        found = []
+        found: list[Move] = []
         for region in targets:
             there = rest.get(region)
             if not there:

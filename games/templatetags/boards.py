@@ -9,11 +9,12 @@ from typing import Any
 from django import template
 from django.conf import settings
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 
 import rules
-from games.boardhtml import card_html, landscape_html, score_html
+from games.boardhtml import card_html, game_drafting_html, landscape_html, score_html
 from games.boardview import BoardView, RoundView, drafting_words
 
 register = template.Library()
@@ -39,6 +40,24 @@ def score_table(view: BoardView) -> SafeString:
 def drawn_card(card: rules.Card, rotation: int = 0) -> SafeString:
     """A card's four zones turned by ``rotation``: ``{% drawn_card card rotation %}``."""
     return card_html(card, rotation)
+
+
+@register.simple_tag(takes_context=True)
+def game_drafting(context: template.Context) -> SafeString:
+    """The game page's drafting board (``games/_drafting.html`` with the game's arguments,
+    drawn in Python): ``{% game_drafting %}`` where the board's ``round`` is drawn."""
+    game, seat = context["game"], context["seat"]
+    hint_allowed = bool(context.get("hint_allowed"))
+    return game_drafting_html(
+        context["round"],
+        base_url=context.get("base_url") or "",
+        commit_url=reverse("games:play", args=[game.pk]),
+        hint_url=reverse("games:hint", args=[game.pk]) if hint_allowed else "",
+        round_number=context["state"].round,
+        owner=seat.display_name,
+        hint_allowed=hint_allowed,
+        csrf_token=context.get("csrf_token"),
+    )
 
 
 @register.simple_tag

@@ -12,9 +12,10 @@ import pytest
 from django.test import Client
 
 import rules
-from games import rebuild
+from games import boardview, rebuild, services
 from games.models import Game
-from tests.pages import HTMX
+from tests.factories import UserFactory
+from tests.pages import HTMX, client_for, turn_fields
 
 pytestmark = pytest.mark.django_db
 
@@ -85,11 +86,9 @@ def test_every_outcome_is_the_score_the_server_draws_for_that_draft(
     assert checked > 10
 
 
-def test_the_drafting_data_is_made_once_a_game_version(
+def test_the_drafting_data_is_made_once_a_round_and_seat(
     client_logged_in: Client, solo_game: Game, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from games import boardview
-
     made = []
     real = boardview.drafting_json
 
@@ -103,3 +102,80 @@ def test_the_drafting_data_is_made_once_a_game_version(
     again = drafting_data(client_logged_in.get(url, {"rot": "90"}, **HTMX).content.decode())
     assert first == again
     assert len(made) == 1
+
+
+def _counting(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Any, ...]]:
+    made: list[tuple[Any, ...]] = []
+    real = boardview.drafting_json
+
+    def counting(*args: Any) -> str:
+        made.append(args)
+        return real(*args)
+
+    monkeypatch.setattr(boardview, "drafting_json", counting)
+    return made
+
+
+def _commit(client: Client, game: Game, player: str) -> str:
+    game.refresh_from_db()
+    state = rebuild.rules_game(game)
+    card = state.current_card
+    assert card is not None
+    turn = rules.reference_turn(state.boards[player], card, state.variants)
+    response = client.post(f"/games/{game.pk}/play/", turn_fields(state.round, turn), **HTMX)
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def test_the_drafting_data_outlives_another_players_commit(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Kept by round and seat, not by the game's version: the other player's commit moves
+    # the version on, and the page drawn again after it makes nothing anew.
+    ana, ben = UserFactory(), UserFactory()
+    game = services.game_create_multi(user=ana, seats_max=2, pace=Game.Pace.LIVE, seed=7)
+    services.game_join(game=game, user=ben)
+    made = _counting(monkeypatch)
+    url = f"/games/{game.pk}/"
+    first = drafting_data(client_for(ana).get(url).content.decode())
+    assert len(made) == 1
+    version = Game.objects.get(pk=game.pk).version
+    _commit(client_for(ben), game, ben.username)
+    assert Game.objects.get(pk=game.pk).version > version
+    again = drafting_data(client_for(ana).get(url).content.decode())
+    assert again == first
+    assert len(made) == 1
+
+
+def test_a_new_round_makes_its_drafting_data_anew(
+    client_logged_in: Client, solo_game: Game, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    made = _counting(monkeypatch)
+    url = f"/games/{solo_game.pk}/"
+    first = drafting_data(client_logged_in.get(url).content.decode())
+    player = rebuild.player_key(solo_game.seats.get())
+    # The commit's answer draws the next round: its data is made there, once, and the
+    # page drawn again finds it kept.
+    answer = drafting_data(_commit(client_logged_in, solo_game, player))
+    assert len(made) == 2
+    assert answer["n"] == first["n"] + 1
+    assert drafting_data(client_logged_in.get(url).content.decode()) == answer
+    assert len(made) == 2
+
+
+def test_a_commits_answer_does_not_read_what_it_alone_can_have_made(
+    client_logged_in: Client, solo_game: Game, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from django.core.cache import cache
+
+    asked: list[str] = []
+    real = cache.get
+
+    def get(key: str, *args: Any, **kwargs: Any) -> Any:
+        asked.append(key)
+        return real(key, *args, **kwargs)
+
+    monkeypatch.setattr(cache, "get", get)
+    player = rebuild.player_key(solo_game.seats.get())
+    drafting_data(_commit(client_logged_in, solo_game, player))
+    assert not [key for key in asked if key.startswith("drafting:")]

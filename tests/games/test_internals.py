@@ -151,3 +151,82 @@ def test_the_site_refuses_a_django_it_was_not_written_for(
     assert not internals.in_use()
     settings.LIMES_ORM_INTERNALS = False
     assert internals.check_django_version() == []
+
+
+def _row(model: type[Model], pk: int) -> dict[str, object]:
+    return dict(model._default_manager.filter(pk=pk).values().get())
+
+
+def test_the_columns_saver_writes_what_save_writes_and_sends_its_signals(
+    user: User, settings: SettingsWrapper
+) -> None:
+    from django.db import DatabaseError
+    from django.db.models.signals import post_save, pre_save
+
+    game = services.game_create_solo(user=user, seed=3)
+    saver = internals.ColumnsSaver(Game, ("version", "updated_at", "round"))
+    sent: list[tuple[str, object, object]] = []
+
+    def heard(signal: str) -> Callable[..., None]:
+        def receiver(sender: object, instance: Game, **kwargs: Any) -> None:
+            sent.append((signal, instance.version, kwargs.get("update_fields")))
+
+        return receiver
+
+    before, after = heard("pre"), heard("post")
+    pre_save.connect(before, sender=Game)
+    post_save.connect(after, sender=Game)
+    try:
+        game.version, game.round, game.seats_max = 5, 2, 9  # seats_max: not written
+        saver(game)
+        fast = _row(Game, game.pk)
+        fast_sent = list(sent)
+        plain_orm(settings)
+        game.version += 1
+        sent.clear()
+        saver(game)
+        plain = _row(Game, game.pk)
+    finally:
+        pre_save.disconnect(before, sender=Game)
+        post_save.disconnect(after, sender=Game)
+    assert fast["version"] == 5 and fast["round"] == 2 and fast["seats_max"] != 9
+    assert plain["updated_at"] != fast["updated_at"]  # stamped, as auto_now is
+    written = frozenset({"version", "updated_at", "round"})
+    assert fast_sent == [("pre", 5, written), ("post", 5, written)]
+    assert sent == [("pre", 6, written), ("post", 6, written)]
+    assert {k: v for k, v in fast.items() if k not in ("version", "updated_at")} == {
+        k: v for k, v in plain.items() if k not in ("version", "updated_at")
+    }
+    settings.LIMES_ORM_INTERNALS = True
+    Game.objects.filter(pk=game.pk).delete()
+    with pytest.raises(DatabaseError):
+        saver(game)
+
+
+def test_the_inserter_adds_the_row_create_adds(user: User, settings: SettingsWrapper) -> None:
+    from games.models import Move
+
+    game = services.game_create_solo(user=user, seed=3)
+    seat = game.seats.get()
+    insert = internals.Inserter(Move)
+    values: dict[str, Any] = {
+        "seat": seat,
+        "round": 1,
+        "card": 7,
+        "card_row": 0,
+        "card_col": 1,
+        "rotation": 90,
+        "worker": Move.Worker.MOVE,
+        "worker_from": [0, 0],
+        "worker_to": [1, 1],
+    }
+    fast = insert(**values)
+    assert fast.pk is not None and not fast._state.adding
+    plain_orm(settings)
+    plain = insert(**{**values, "round": 2})
+    ours, theirs = _row(Move, fast.pk), _row(Move, plain.pk)
+    for row in (ours, theirs):
+        row.pop("id")
+        assert isinstance(row.pop("created_at"), datetime.datetime)
+    assert ours == {**theirs, "round": 1}
+    assert fast.worker_from == [0, 0] and ours["worker_to"] == [1, 1]
