@@ -15,7 +15,7 @@ from django.conf import settings
 from django.contrib.sessions.models import Session
 from django.core import signing
 from django.core.cache import cache
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -309,3 +309,10 @@ def push_subscription_remove(*, user: User, subscription_id: int) -> bool:
     """Unsubscribe one of ``user``'s devices; False if they have no such device."""
     deleted, _kinds = PushSubscription.objects.filter(user=user, pk=subscription_id).delete()
     return deleted > 0
+
+
+def ensure_not_banned(user: User) -> None:
+    """Raise ``PermissionDenied`` if ``user`` is banned: a banned player starts nothing,
+    in either game."""
+    if user.is_banned:
+        raise PermissionDenied(_("Your account is banned."))

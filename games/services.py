@@ -33,6 +33,7 @@ import rules
 from accounts.models import User
 from accounts.notifications import Event
 from accounts.selectors import vacation_paused
+from accounts.services import ensure_not_banned
 from core.errors import ActionRefused
 from floor import mail, push
 from floor.internals import ColumnsSaver, Inserter, RowsById
@@ -328,12 +329,6 @@ def _ensure_bot_games_room(user: User) -> None:
             _("You have %d games with computer players: finish or cancel one first.") % count,
             status=409,
         )
-
-
-def ensure_not_banned(user: User) -> None:
-    """Raise ``PermissionDenied`` if ``user`` is banned: a banned player starts nothing."""
-    if user.is_banned:
-        raise PermissionDenied(_("Your account is banned."))
 
 
 def _locked(game_id: int) -> tuple[Game, list[Seat]]:

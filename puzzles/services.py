@@ -20,11 +20,11 @@ from django.utils.translation import gettext as _
 import rules
 import rules.bot
 from accounts.models import User
+from accounts.services import ensure_not_banned
 from core.errors import ActionRefused
 from games.models import Game, GameAnalysis, SoloResult
 from games.policy import can_watch
 from games.rebuild import deck, game_moves, move_to_turn, variants_of
-from games.services import ensure_not_banned
 from puzzles import glicko, tasks
 from puzzles.models import Attempt, Puzzle, PuzzlePlayer
 from puzzles.positions import Found, Grade, find, grade, positions_of

@@ -249,6 +249,7 @@ def moderators_group() -> Group:
             *importlib.import_module(
                 "moderation.migrations.0005_moderators_run_tournaments"
             ).PERMISSIONS,
+            *importlib.import_module("moderation.migrations.0008_winter_games").PERMISSIONS,
         ]
         group.permissions.set(
             [

@@ -21,12 +21,12 @@ from django.utils.translation import gettext as _
 import rules
 from accounts.models import User
 from accounts.notifications import Event
+from accounts.services import ensure_not_banned
 from core.errors import ActionRefused
 from floor import push
 from floor.notify import notify
 from games.models import Game, Lockstep, Ruleset, Seat, SoloResult
 from games.services import (
-    ensure_not_banned,
     game_create_solo,
     games_unseal,
     lockstep_create,

@@ -27,6 +27,7 @@ import winter.bot
 from accounts.models import User
 from accounts.notifications import Event
 from accounts.selectors import vacation_paused
+from accounts.services import ensure_not_banned
 from core.errors import ActionRefused
 from floor import mail, push
 from floor.notify import notify
@@ -121,6 +122,7 @@ def game_create(
     then ``computers`` computer players at ``level``, with the table ``aids`` or not. A
     timed ``pace`` gives ``turn_seconds`` for a turn (one of ``TURN_SECONDS``; ``None``:
     the pace's default). It starts at once when no seat is open."""
+    ensure_not_banned(user)
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise ActionRefused(
             _("A game has %(min)d to %(max)d players.") % {"min": MIN_PLAYERS, "max": MAX_PLAYERS}
@@ -215,6 +217,7 @@ def _join(
     game: WinterGame, seats: list[WinterSeat], user: User, position: int | None = None
 ) -> None:
     # ``position``: the seat wanted, if it is open; else the first open one.
+    ensure_not_banned(user)
     _ensure_open(game)
     if any(seat.user_id == user.pk for seat in seats):
         raise ActionRefused(_("You are already at this table."), status=409)
@@ -324,6 +327,7 @@ def game_rematch(*, game_id: int, user: User) -> WinterGame:
     them (as any open seat, anyone may take it from the lobby). Asking again once seated
     changes nothing. Refused to anyone who did not play the game, and once the rematch has
     started without them."""
+    ensure_not_banned(user)
     # Under the finished game's lock: two people asking at once open one rematch.
     game, seats = _locked(game_id)
     if not game.is_finished:

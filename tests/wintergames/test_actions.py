@@ -3,10 +3,12 @@ open one, seat and unseat computers, choose the time for a turn."""
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import pytest
+from django.core.exceptions import PermissionDenied
 from django.test import Client
 from django.utils import timezone
 
@@ -465,3 +467,29 @@ def test_the_actions_want_a_signed_in_post(client: Client, user: User, action: s
     answer = client.post(f"/winter/games/{game.pk}/{action}/")
     assert answer.status_code == 302 and answer["Location"].startswith("/accounts/login/")
     assert _seated(game) == [user.username, "", ""]
+
+
+def test_a_banned_player_opens_joins_and_rematches_no_winter_game(
+    ana: User, ben: User, finished: Callable[..., WinterGame]
+) -> None:
+    game = finished([ana, ben])
+    table = _open(ana)
+    ben.banned_until = timezone.now() + datetime.timedelta(days=7)
+    ben.save(update_fields=["banned_until"])
+    tried = [
+        lambda: _open(ben),
+        lambda: services.game_join(game_id=table.pk, user=ben),
+        lambda: services.game_rematch(game_id=game.pk, user=ben),
+    ]
+    for attempt in tried:
+        with pytest.raises(PermissionDenied):
+            attempt()
+    # Nothing was written: no game of ben's, no seat taken, no rematch opened.
+    assert not WinterGame.objects.filter(created_by=ben).exists()
+    assert _seated(table) == ["ana", "", ""]
+    assert not WinterGame.objects.filter(rematch_of=game).exists()
+    # Through the pages, the ban's own page answers first, and still nothing changes.
+    client = Client()
+    client.force_login(ben)
+    assert client.post(f"/winter/games/{table.pk}/join/").status_code == 302
+    assert _seated(table) == ["ana", "", ""]
