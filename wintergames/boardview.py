@@ -18,6 +18,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
 import winter
+from accounts.models import User
 from wintergames import boardhtml, boardwords
 from wintergames.models import WinterGame, WinterSeat
 from wintergames.rebuild import seat_name
@@ -79,6 +80,8 @@ class SeatView:
     supply: int
     to_move: bool
     place: int | None
+    #: The person at this seat (None for a computer or an open seat), for a Report link.
+    user: User | None = None
 
 
 def _bounds(points: Sequence[winter.Point]) -> tuple[int, int, int, int]:
@@ -156,6 +159,7 @@ def game_page(
             supply=state.supply(seat.position),
             to_move=running and state.to_move == seat.position,
             place=seat.place,
+            user=seat.user if seat.user_id is not None else None,
         )
         for seat in seats
     ]

@@ -372,6 +372,15 @@ def test_the_report_link_of_a_winter_page_names_the_game(ana: User, ben: User) -
     assert "Report ana" in html
 
 
+def test_a_winter_game_page_offers_to_report_each_other_person_at_the_table(
+    ana: User, ben: User
+) -> None:
+    game = running(ana, ben)
+    page = client_for(ben).get(f"/winter/games/{game.pk}/").content.decode()
+    assert f'href="/report/ana/?winter_game={game.pk}"' in page
+    assert "/report/ben/" not in page  # nobody reports themselves
+
+
 # Chat in a Winter game
 
 
@@ -401,9 +410,15 @@ def test_a_winter_chat_message_is_reported_by_a_player_of_its_game(
     assert (report.chat_message, report.winter_game, report.game) == (winter_rude, game, None)
 
 
-def test_a_winter_chat_message_is_not_reported_by_someone_not_at_its_table(
+def test_a_winter_chat_message_is_not_reported_by_someone_who_cannot_read_it(
     winter_rude: ChatMessage,
 ) -> None:
+    # A spectator reads (and may report) a public game's chat, as in Limes; a hidden
+    # game's chat is its players' and the staff's only.
+    game = winter_rude.winter_game
+    assert game is not None
+    game.hidden = True
+    game.save(update_fields=["hidden"])
     stranger = UserFactory(username="stranger")
     client = client_for(stranger)
     url = f"{reverse('moderation:report', args=['ana'])}?message={winter_rude.pk}"
