@@ -47,12 +47,14 @@ def chat_unread(context: dict[str, Any], *lists: Iterable[Any]) -> dict[int, int
 
 
 @register.simple_tag(takes_context=True)
-def winter_chat_unread(context: dict[str, Any], games: Iterable[WinterGame]) -> dict[int, int]:
-    """``chat_unread`` for a list of Winter games: ``{game id: count}``, in one query."""
+def winter_chat_unread(context: dict[str, Any], games: Iterable[Any]) -> dict[int, int]:
+    """``chat_unread`` for a list of Winter games (or of rows with a ``game``, as My games'
+    lists): ``{game id: count}``, in one query."""
     viewer = context["request"].user
     if not isinstance(viewer, User) or not viewer.is_authenticated:
         return {}
-    return chat_unread_counts(viewer, (game.pk for game in games), kind=GameKind.WINTER)
+    ids = [(row if isinstance(row, WinterGame) else row.game).pk for row in games]
+    return chat_unread_counts(viewer, ids, kind=GameKind.WINTER)
 
 
 @register.simple_tag

@@ -8,7 +8,6 @@ from typing import Any
 
 import pytest
 from django.core.exceptions import PermissionDenied
-from django.template import RequestContext, Template
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
@@ -295,16 +294,15 @@ def test_the_refusals_are_actions_refused_or_permission_denied(
         services.chat_post(game=table, user=ana, phrase="no_such_phrase")
 
 
-def test_my_games_can_mark_a_winter_game_s_unread_chat(
-    table: WinterGame, ana: User, ben: User, rf: Any
+def test_my_games_marks_a_winter_game_s_unread_chat(
+    table: WinterGame, ana: User, ben: User
 ) -> None:
     services.chat_post(game=table, user=ana, text="your turn")
-    request = rf.get("/")
-    request.user = ben
-    template = Template(
-        "{% load social %}{% winter_chat_unread games as unread %}"
-        '{% include "social/_chat_unread.html" with count=unread|unread_in:game game=game %}'
-    )
-    html = template.render(RequestContext(request, {"games": [table], "game": table}))
-    assert f'href="/winter/games/{table.pk}/#chat"' in html
-    assert "1 unread chat message" in html
+    client = Client()
+    client.force_login(ben)
+    page = client.get("/games/mine/?game=winter").content.decode()
+    assert f'href="/winter/games/{table.pk}/#chat"' in page
+    assert "1 unread chat message" in page
+    # ana wrote it: nothing is unread on her list.
+    client.force_login(ana)
+    assert "unread chat message" not in client.get("/games/mine/?game=winter").content.decode()
