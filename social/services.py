@@ -21,6 +21,7 @@ from django.db.models import Count, Q
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 import games.services
 import wintergames.services
@@ -627,34 +628,42 @@ def _chat_notice(room: ChatRoom, author: User) -> Callable[[], str]:
 def rematch_offered(
     *,
     sender: object,
-    instance: Game,
+    instance: Game | WinterGame,
+    created: bool = False,
     update_fields: frozenset[str] | None = None,
     **kwargs: object,
 ) -> None:
-    """Receiver of ``post_save`` on ``Game``: a rematch just opened (``games.services.
-    game_rematch`` sets ``rematch_of``) is offered to the other players of the old game.
+    """Receiver of ``post_save`` on ``Game`` and ``WinterGame``: a rematch just opened is
+    offered to the other players of the old game. (Limes' ``game_rematch`` sets
+    ``rematch_of`` on the new game; Winter's creates the new game with it.)
 
     Runs in the rematch's transaction: the notices commit with it or not at all.
     """
-    if instance.rematch_of_id is None or not update_fields or "rematch_of" not in update_fields:
+    if instance.rematch_of_id is None:
         return
+    if isinstance(instance, WinterGame):
+        if not created:
+            return
+        url = reverse("winter:detail", kwargs={"pk": instance.rematch_of_id})
+        others = User.objects.filter(winter_seats__game_id=instance.rematch_of_id)
+        # In the player's own language, when the notice is written (floor.notify).
+        offer = gettext_noop("%(name)s offers a rematch of Winter game #%(game)d.")
+    else:
+        if not update_fields or "rematch_of" not in update_fields:
+            return
+        url = reverse("games:detail", kwargs={"pk": instance.rematch_of_id})
+        others = User.objects.filter(seats__game_id=instance.rematch_of_id)
+        offer = gettext_noop("%(name)s offers a rematch of game #%(game)d.")
     offering = instance.created_by
     if offering is None:
         return
-    url = reverse("games:detail", kwargs={"pk": instance.rematch_of_id})
-    others = User.objects.filter(
-        seats__game_id=instance.rematch_of_id, deleted_at__isnull=True
-    ).exclude(pk=offering.pk)
-    for player in others:
+    for player in others.filter(deleted_at__isnull=True).exclude(pk=offering.pk):
         if has_blocked(player, offering):
             continue
         notify(
             user=player,
             event=Event.REMATCH,
-            text=lambda: (
-                _("%(name)s offers a rematch of game #%(game)d.")
-                % {"name": offering.username, "game": instance.rematch_of_id}
-            ),
+            text=lambda: _(offer) % {"name": offering.username, "game": instance.rematch_of_id},
             url=url,
         )
 

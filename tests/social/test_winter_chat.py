@@ -306,3 +306,23 @@ def test_my_games_marks_a_winter_game_s_unread_chat(
     # ana wrote it: nothing is unread on her list.
     client.force_login(ana)
     assert "unread chat message" not in client.get("/games/mine/?game=winter").content.decode()
+
+
+def test_a_winter_rematch_offer_is_notified_to_the_other_players(
+    table: WinterGame,
+    ana: User,
+    ben: User,
+    mailoutbox: list[object],
+    committed: Callable[[], Any],
+) -> None:
+    WinterGame.objects.filter(pk=table.pk).update(status=WinterGame.Status.FINISHED)
+    with committed():
+        winter_services.game_rematch(game_id=table.pk, user=ana)
+    (notice,) = Notification.objects.filter(user=ben)
+    assert notice.text == f"ana offers a rematch of Winter game #{table.pk}."
+    assert notice.url == f"/winter/games/{table.pk}/"
+    assert not Notification.objects.filter(user=ana).exists()  # not told of her own offer
+    # ben taking his seat in it opens no second offer.
+    with committed():
+        winter_services.game_rematch(game_id=table.pk, user=ben)
+    assert Notification.objects.filter(user=ben).count() == 1
