@@ -3,6 +3,7 @@ other on a 390 px phone by taps on the board and the bottom bar."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -60,6 +61,9 @@ def test_two_people_play_live_by_keyboard_and_by_phone_taps(
     phone.wait_for_url(f"{base}/winter/games/{game.pk}/")
     # Ana's page hears that the game started, without a reload.
     expect(desk.locator("[data-testid=winter-status]")).to_contain_text("Your turn")
+    # The tab says whose move it is, as Limes' does (static/js/yourmove.mjs).
+    expect(desk).to_have_title(re.compile(r"^● Your move · "))
+    expect(phone).not_to_have_title(re.compile("Your move"))
     for page in (desk, phone):
         page.evaluate("window.sameDocument = true")
 
@@ -89,6 +93,9 @@ def test_two_people_play_live_by_keyboard_and_by_phone_taps(
         mover.wait_for_function(
             "v => document.querySelector('#winter-board').dataset.version !== v", arg=version
         )
+        if turns == 0:  # the move passed on: so did the title
+            expect(phone).to_have_title(re.compile(r"^● Your move · "))
+            expect(desk).not_to_have_title(re.compile("Your move"))
         turns += 1
         assert turns <= 83
 

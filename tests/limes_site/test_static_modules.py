@@ -1,8 +1,9 @@
-"""The board's ES modules load under production's static files (hashed names).
+"""The boards' ES modules load under production's static files (hashed names).
 
 collectstatic with production's storage names every file by its content's hash; the
-board's modules import one another by their plain names, which the page's import map
-(templates/games/_board_scripts.html) turns into the hashed ones. Every import of every
+boards' modules import one another by their plain names, which each page's import map
+(templates/games/_board_scripts.html, templates/wintergames/_turn_scripts.html) turns
+into the hashed ones. Every import of every
 module, followed from the page's entry script through the map, must reach a file that
 collectstatic wrote: otherwise the board is dead in production and nowhere else.
 """
@@ -25,9 +26,11 @@ with override_settings(STATIC_ROOT={root!r}):
     call_command("collectstatic", interactive=False, verbosity=0)
     class Request:
         csp_nonce = "n"
-    template = engines["django"].get_template("games/_board_scripts.html")
-    page = template.render({{"request": Request()}})
-print(page)
+    pages = {{
+        name: engines["django"].get_template(name).render({{"request": Request()}})
+        for name in ("games/_board_scripts.html", "wintergames/_turn_scripts.html")
+    }}
+print(json.dumps(pages))
 """
 
 IMPORT = re.compile(r"""^\s*import\s+(?:[^"']*?\sfrom\s+)?["']([^"']+)["']""", re.MULTILINE)
@@ -35,17 +38,21 @@ MAP = re.compile(r'<script type="importmap"[^>]*>(.*?)</script>', re.DOTALL)
 ENTRY = re.compile(r'<script type="module" src="([^"]+)"')
 
 
-def test_every_module_the_board_imports_is_found_under_its_hashed_name(tmp_path: Path) -> None:
+def test_every_module_a_board_imports_is_found_under_its_hashed_name(tmp_path: Path) -> None:
     result = run_django(COLLECT_AND_DRAW.format(root=str(tmp_path)), **PROD_ENV)
     assert result.returncode == 0, result.stderr
-    page = result.stdout
+    for name, page in json.loads(result.stdout).items():
+        _follow_every_import(tmp_path, name, page)
+
+
+def _follow_every_import(root: Path, name: str, page: str) -> None:
     imports = json.loads(MAP.search(page).group(1))["imports"]  # type: ignore[union-attr]
     (entry,) = ENTRY.findall(page)
-    assert entry != "/static/js/board.js", "production serves the entry under a hashed name"
+    assert re.search(r"\.[0-9a-f]{12}\.m?js$", entry), f"{name}: the entry's name is not hashed"
 
     def file_of(url: str) -> Path:
         assert url.startswith("/static/"), url
-        return tmp_path / url.removeprefix("/static/")
+        return root / url.removeprefix("/static/")
 
     seen: set[str] = set()
     waiting = [entry]
@@ -56,11 +63,11 @@ def test_every_module_the_board_imports_is_found_under_its_hashed_name(tmp_path:
         seen.add(url)
         source = file_of(url)
         assert source.is_file(), f"{url} is imported but collectstatic wrote no such file"
-        for name in IMPORT.findall(source.read_text()):
-            plain = posixpath.normpath(posixpath.join(posixpath.dirname(url), name))
+        for imported in IMPORT.findall(source.read_text()):
+            plain = posixpath.normpath(posixpath.join(posixpath.dirname(url), imported))
             # A browser resolves the import against the module's own (hashed) address,
             # then looks the result up in the import map.
-            assert plain in imports, f"{url} imports {name}, which the import map misses"
+            assert plain in imports, f"{name}: {url} imports {imported}, which its map misses"
             waiting.append(imports[plain])
     # The entry and every module in the map were reached, each under a hashed name.
     assert seen == {entry, *imports.values()}

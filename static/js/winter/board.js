@@ -23,7 +23,7 @@
     keys(board, svg, draft, view);
   }
 
-  // -- pan by drag, zoom by wheel and buttons ------------------------------------------------
+  // -- pan by drag, zoom by wheel, pinch, buttons and keys ------------------------------------
 
   function panAndZoom(board, svg) {
     const start = svg.getAttribute("viewBox").split(" ").map(Number);
@@ -38,14 +38,25 @@
       box = [cx - ((cx - x) * nw) / w, cy - ((cy - y) * nh) / h, nw, nh];
       show();
     };
+    const zoomBy = (how) => {
+      if (how === "in") zoom(0.8);
+      else if (how === "out") zoom(1.25);
+      else { box = start.slice(); show(); }
+    };
     board.querySelectorAll("[data-zoom]").forEach((button) => {
-      button.addEventListener("click", () => {
-        const how = button.dataset.zoom;
-        if (how === "in") zoom(0.8);
-        else if (how === "out") zoom(1.25);
-        else { box = start.slice(); show(); }
-      });
+      button.addEventListener("click", () => zoomBy(button.dataset.zoom));
     });
+    // + and - zoom, 0 shows the whole board, from the board or the page (not in a field).
+    const ZOOM_KEYS = { "+": "in", "=": "in", "-": "out", "0": "fit" };
+    const onZoomKey = (event) => {
+      if (!board.isConnected) { document.removeEventListener("keydown", onZoomKey); return; }
+      const how = ZOOM_KEYS[event.key];
+      if (!how || event.ctrlKey || event.metaKey || event.altKey) return;
+      if (event.target.closest("input, textarea, select, [contenteditable]")) return;
+      event.preventDefault();
+      zoomBy(how);
+    };
+    document.addEventListener("keydown", onZoomKey);
     const toBoard = (event) => {
       const point = svg.createSVGPoint();
       point.x = event.clientX;
@@ -58,11 +69,42 @@
       zoom(event.deltaY > 0 ? 1.15 : 1 / 1.15, at.x, at.y);
     }, { passive: false });
     let drag = null;
+    // Two fingers on the board pinch: the view scales by how far apart they move, about
+    // the point between them where they started.
+    const fingers = new Map();
+    let pinch = null;
+    let quietUntil = 0;
+    svg.addEventListener("click", (event) => {
+      if (performance.now() < quietUntil) { event.preventDefault(); event.stopPropagation(); }
+    }, { capture: true });
+    const spread = () => {
+      const [a, b] = [...fingers.values()];
+      return { d: Math.hypot(a.x - b.x, a.y - b.y), x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 };
+    };
     svg.addEventListener("pointerdown", (event) => {
-      if (event.button !== 0) return;
+      if (event.pointerType === "touch") {
+        fingers.set(event.pointerId, { x: event.clientX, y: event.clientY });
+        if (fingers.size === 2) {
+          const now = spread();
+          const at = toBoard({ clientX: now.x, clientY: now.y });
+          pinch = { d: Math.max(now.d, 1), at, box: box.slice() };
+          drag = null;
+          return;
+        }
+      }
+      if (event.button !== 0 || pinch) return;
       drag = { x: event.clientX, y: event.clientY, box: box.slice(), moved: false };
     });
     svg.addEventListener("pointermove", (event) => {
+      if (fingers.has(event.pointerId)) {
+        fingers.set(event.pointerId, { x: event.clientX, y: event.clientY });
+      }
+      if (pinch && fingers.size === 2) {
+        const factor = pinch.d / Math.max(spread().d, 1);
+        box = pinch.box.slice();
+        zoom(factor, pinch.at.x, pinch.at.y);
+        return;
+      }
       if (!drag) return;
       const dx = event.clientX - drag.x;
       const dy = event.clientY - drag.y;
@@ -74,6 +116,14 @@
       show();
     });
     const end = (event) => {
+      fingers.delete(event.pointerId);
+      if (pinch) {
+        // The pinch is over once a finger lifts; a tap just after it chooses no place.
+        if (fingers.size < 2) pinch = null;
+        quietUntil = performance.now() + 400;
+        drag = null;
+        return;
+      }
       if (drag && drag.moved) {
         // A drag is no click on a place.
         svg.addEventListener("click", (e) => { e.preventDefault(); e.stopPropagation(); },
