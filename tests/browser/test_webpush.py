@@ -65,18 +65,27 @@ def test_the_button_asks_only_when_clicked_and_subscribes_or_says_why_not(
         assert page.evaluate("window.__prompts") == 1
 
 
-def test_a_subscribed_device_gets_the_opponents_move_decrypted(
-    page: Any, live_server: Any, push_service: PushService
-) -> None:
-    ana, ben = UserFactory(), UserFactory()
-    made = push_service.device(ben, "chromium")
+def _turn_on_with_stand_in(
+    page: Any, base: str, push_service: PushService, player: Any
+) -> dict[str, str]:
+    """``player`` clicks "Turn on notifications" on their settings page, in a browser whose
+    push manager subscribes at the stand-in push service; returns the device's keys."""
+    made = push_service.device(player, "chromium")
     keys = {"endpoint": made.endpoint, "p256dh": made.p256dh, "auth": made.auth}
     made.delete()
     page.context.add_init_script(_PROMPTS)
     page.context.add_init_script(_STAND_IN % json.dumps(keys))
-    sign_in(page, live_server.url, ben.username)
-    page.goto(f"{live_server.url}/players/settings/")
+    sign_in(page, base, player.username)
+    page.goto(f"{base}/players/settings/")
     page.get_by_role("button", name="Turn on notifications on this device").click()
+    return keys
+
+
+def test_a_subscribed_device_gets_the_opponents_move_decrypted(
+    page: Any, live_server: Any, push_service: PushService
+) -> None:
+    ana, ben = UserFactory(), UserFactory()
+    keys = _turn_on_with_stand_in(page, live_server.url, push_service, ben)
     # The page reloads with this device in the list.
     expect(page.get_by_test_id("push-devices")).to_contain_text("Chrome, Linux")
     device = PushSubscription.objects.get(user=ben)
@@ -98,14 +107,7 @@ def test_a_device_past_the_limit_is_told_why_in_the_servers_words(
     ben = UserFactory()
     push_service.device(ben, "phone")
     push_service.device(ben, "tablet")
-    made = push_service.device(ben, "chromium")
-    keys = {"endpoint": made.endpoint, "p256dh": made.p256dh, "auth": made.auth}
-    made.delete()
-    page.context.add_init_script(_PROMPTS)
-    page.context.add_init_script(_STAND_IN % json.dumps(keys))
-    sign_in(page, live_server.url, ben.username)
-    page.goto(f"{live_server.url}/players/settings/")
-    page.get_by_role("button", name="Turn on notifications on this device").click()
+    _turn_on_with_stand_in(page, live_server.url, push_service, ben)
     # The 409's own message, not a bare "try again later": the player knows what to do.
     expect(page.locator("[data-webpush-status]")).to_have_text(
         "Notifications already reach as many devices as they may: remove one first."
