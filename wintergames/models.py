@@ -26,23 +26,33 @@ class WinterGame(models.Model):
         CORRESPONDENCE = "correspondence", _("Correspondence")
         UNTIMED = "untimed", _("Untimed")
 
-    seed = models.BigIntegerField()
-    farmers = models.BooleanField(default=True)
+    seed = models.BigIntegerField(_("seed"))
+    farmers = models.BooleanField(_("farmers"), default=True)
     aids = models.BooleanField(
+        _("table aids"),
         default=True,
-        help_text="Table aids: the bag, the scores were it to end now, dead places, features.",
+        help_text=_("Table aids: the bag, the scores were it to end now, dead places, features."),
     )
-    pace = models.CharField(max_length=16, choices=Pace.choices, default=Pace.UNTIMED)
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
-    version = models.PositiveIntegerField(default=0)
+    pace = models.CharField(_("pace"), max_length=16, choices=Pace.choices, default=Pace.UNTIMED)
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.OPEN
+    )
+    version = models.PositiveIntegerField(_("version"), default=0)
     created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("created by"),
     )
-    created_at = models.DateTimeField(default=timezone.now)
-    updated_at = models.DateTimeField(auto_now=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(_("created at"), default=timezone.now)
+    updated_at = models.DateTimeField(_("updated at"), auto_now=True)
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
     deadline = models.DateTimeField(
-        null=True, blank=True, help_text="When the player to move must have played (timed paces)."
+        _("deadline"),
+        null=True,
+        blank=True,
+        help_text=_("When the player to move must have played (timed paces)."),
     )
     waiting_for = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -50,12 +60,14 @@ class WinterGame(models.Model):
         blank=True,
         on_delete=models.SET_NULL,
         related_name="+",
-        help_text="The person to move, while the game runs (a computer's turn: nobody).",
+        verbose_name=_("waiting for"),
+        help_text=_("The person to move, while the game runs (a computer's turn: nobody)."),
     )
     turn_seconds = models.PositiveIntegerField(
+        _("time per turn (seconds)"),
         null=True,
         blank=True,
-        help_text="Time for a turn at a timed pace; empty: the pace's default.",
+        help_text=_("Time for a turn at a timed pace; empty: the pace's default."),
     )
     # Players of a finished game may play it again: one rematch at most.
     rematch_of = models.OneToOneField(
@@ -64,12 +76,15 @@ class WinterGame(models.Model):
         blank=True,
         on_delete=models.SET_NULL,
         related_name="rematch",
+        verbose_name=_("rematch of"),
     )
     # Moderation: a hidden game counts for no rating and shows on no list but its players'.
     hidden = models.BooleanField(_("hidden"), default=False)
     hidden_reason = models.CharField(_("reason for hiding"), max_length=200, blank=True)
 
     class Meta:
+        verbose_name = _("Winter game")
+        verbose_name_plural = _("Winter games")
         indexes = [models.Index(fields=["status", "-created_at"], name="winter_game_status")]
 
     def __str__(self) -> str:
@@ -93,21 +108,28 @@ class WinterSeat(models.Model):
         NORMAL = "normal", _("Normal")
         STRONG = "strong", _("Strong")
 
-    game = models.ForeignKey(WinterGame, on_delete=models.CASCADE, related_name="seats")
-    position = models.PositiveSmallIntegerField()
+    game = models.ForeignKey(
+        WinterGame, on_delete=models.CASCADE, related_name="seats", verbose_name=_("game")
+    )
+    position = models.PositiveSmallIntegerField(_("position"))
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,
         blank=True,
         on_delete=models.SET_NULL,
         related_name="winter_seats",
+        verbose_name=_("player"),
     )
-    bot_level = models.CharField(max_length=8, choices=Level.choices, blank=True)
-    resigned = models.BooleanField(default=False)
-    score = models.IntegerField(null=True, blank=True)
-    place = models.PositiveSmallIntegerField(null=True, blank=True)
+    bot_level = models.CharField(
+        _("computer level"), max_length=8, choices=Level.choices, blank=True
+    )
+    resigned = models.BooleanField(_("resigned"), default=False)
+    score = models.IntegerField(_("score"), null=True, blank=True)
+    place = models.PositiveSmallIntegerField(_("place"), null=True, blank=True)
 
     class Meta:
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
         ordering = ["position"]
         constraints = [
             models.UniqueConstraint(fields=["game", "position"], name="winter_seat_position"),
@@ -133,12 +155,16 @@ class WinterSeat(models.Model):
 class WinterTurn(models.Model):
     """One entry of the game's record, in order (``number`` from 1)."""
 
-    game = models.ForeignKey(WinterGame, on_delete=models.CASCADE, related_name="turns")
-    number = models.PositiveIntegerField()
-    entry = models.JSONField()
-    played_at = models.DateTimeField(default=timezone.now)
+    game = models.ForeignKey(
+        WinterGame, on_delete=models.CASCADE, related_name="turns", verbose_name=_("game")
+    )
+    number = models.PositiveIntegerField(_("number"))
+    entry = models.JSONField(_("record entry"))
+    played_at = models.DateTimeField(_("played at"), default=timezone.now)
 
     class Meta:
+        verbose_name = _("turn")
+        verbose_name_plural = _("turns")
         ordering = ["number"]
         constraints = [
             models.UniqueConstraint(fields=["game", "number"], name="winter_turn_number"),
