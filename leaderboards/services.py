@@ -729,8 +729,11 @@ def winter_game_finished(*, game: WinterGame, seats: list[WinterSeat], **_signal
         WinterRating.objects.select_for_update().filter(user_id__in=user_ids).order_by("user_id")
     )
     ratings = {rating.user_id: rating for rating in locked}
+    # Stamped again under the ratings' locks, as a Limes game is (``_game_rate``): the
+    # replay (``winter_ratings_recompute``) goes by this time, so it must be the order in
+    # which games sharing a player took these locks. (The game is saved after its signal.)
+    game.finished_at = finished_at = timezone.now()
     before = [ratings[user_id] for user_id in user_ids]
-    finished_at = game.finished_at or timezone.now()
     moved = _winter_rate(before, rated, finished_at)
     WinterRating.objects.bulk_update(before, ["mu", "sigma", "ordinal", "games", "last_game_at"])
     changes = _winter_changes(game.pk, rated, moved, finished_at)
