@@ -152,9 +152,7 @@ class WinterLobby:
 
 def winter_lobby_signature() -> str:
     """One query: how many Winter games are open, and the latest change of one."""
-    values = WinterGame.objects.filter(status=WinterGame.Status.OPEN, hidden=False).aggregate(
-        count=Count("id"), latest=Max("updated_at")
-    )
+    values = games_open().aggregate(count=Count("id"), latest=Max("updated_at"))
     latest = values["latest"].timestamp() if values["latest"] else 0
     return f"{values['count']}-{latest:.6f}"
 

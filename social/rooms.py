@@ -20,7 +20,7 @@ from floor import push
 from games.models import Game, Seat
 from games.policy import can_watch, seat_of
 from games.selectors import game_with_seats
-from social.models import Challenge, GameKind
+from social.models import GameKind
 from wintergames.models import WinterGame, WinterSeat
 
 #: The chat token's last subject for a Winter game: a Winter panel's token is worth
@@ -172,8 +172,8 @@ def _winter_room(game: WinterGame, seats: Iterable[WinterSeat]) -> ChatRoom:
         # Someone to talk to: at least two places for people (not a game against the
         # computer alone).
         is_open=places_for_people >= 2,
-        # A game a challenge led to is by invitation, as a Limes one is unlisted.
-        players_only=Challenge.objects.filter(winter_game=game).exists(),
+        # A game a challenge led to is by invitation (unlisted), as a Limes one can be.
+        players_only=not game.listed,
         watchable=lambda user: not game.hidden or user.is_staff,
     )
 

@@ -333,6 +333,7 @@ def challenge_accept(*, user: User, challenge_id: int) -> Game | WinterGame:
             farmers=challenge.farmers,
             pace=challenge.pace,
             aids=challenge.aids,
+            listed=False,
         )
         game = wintergames.services.game_join(game_id=opened.pk, user=user)
         challenge.winter_game = game

@@ -78,6 +78,9 @@ class WinterGame(models.Model):
         related_name="rematch",
         verbose_name=_("rematch of"),
     )
+    # A game by invitation (a friend's challenge) is not in the lobby, and its chat is its
+    # players' alone, as an unlisted Limes game's.
+    listed = models.BooleanField(_("listed"), default=True, help_text=_("Shown in the lobby."))
     # Moderation: a hidden game counts for no rating and shows on no list but its players'.
     hidden = models.BooleanField(_("hidden"), default=False)
     hidden_reason = models.CharField(_("reason for hiding"), max_length=200, blank=True)

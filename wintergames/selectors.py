@@ -19,7 +19,7 @@ def games_open() -> QuerySet[WinterGame]:
     them out.
     """
     return (
-        WinterGame.objects.filter(status=WinterGame.Status.OPEN, hidden=False)
+        WinterGame.objects.filter(status=WinterGame.Status.OPEN, hidden=False, listed=True)
         .exclude(seats__user__banned_until__gt=timezone.now())
         .annotate(
             seats_open=Count("seats", filter=Q(seats__user__isnull=True, seats__bot_level="")),

@@ -117,6 +117,7 @@ def game_create(
     seed: int | None = None,
     aids: bool = True,
     turn_seconds: int | None = None,
+    listed: bool = True,
 ) -> WinterGame:
     """A new game of ``players`` seats: ``user`` first, the seats still open for people,
     then ``computers`` computer players at ``level``, with the table ``aids`` or not. A
@@ -140,6 +141,7 @@ def game_create(
         seed=seed,
         aids=aids,
         turn_seconds=turn_seconds,
+        listed=listed,
     )
 
 
@@ -154,6 +156,7 @@ def _open(
     seed: int | None = None,
     rematch_of: WinterGame | None = None,
     position: int = 0,
+    listed: bool = True,
 ) -> WinterGame:
     # One seat per level ("": a person's), ``user`` at ``position``; started when full.
     if pace not in WinterGame.Pace.values:
@@ -167,6 +170,7 @@ def _open(
         turn_seconds=turn_seconds,
         created_by=user,
         rematch_of=rematch_of,
+        listed=listed,
     )
     WinterSeat.objects.bulk_create(
         WinterSeat(
@@ -354,6 +358,7 @@ def game_rematch(*, game_id: int, user: User) -> WinterGame:
         turn_seconds=game.turn_seconds,
         rematch_of=game,
         position=position,
+        listed=game.listed,
     )
     # The others' final pages redraw with the offer.
     _touch(game, None)

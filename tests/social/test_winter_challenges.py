@@ -10,6 +10,7 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import Notification, User
+from accounts.services import user_delete
 from core.errors import ActionRefused
 from core.tokens import inbox_token
 from games.models import Game
@@ -17,6 +18,7 @@ from social import services
 from social.models import Challenge, GameKind
 from tests.factories import UserFactory
 from tests.pages import HTMX, client_for
+from wintergames import selectors as winter_selectors
 from wintergames.models import WinterGame
 
 if TYPE_CHECKING:
@@ -225,6 +227,10 @@ def test_the_chat_of_a_challenge_s_winter_game_is_its_players_alone(
     panel = client_for(ana).get(chat, **HTMX).content.decode()
     assert "between us" in panel
     assert "Only the players of this game read this chat." in panel
+    # Nor is it in the lobby; and it stays theirs when one of them leaves the site.
+    assert game.pk not in [g.pk for g in winter_selectors.games_open()]
+    user_delete(user=ana)
+    assert b"between us" not in client_for(outsider).get(chat, **HTMX).content
 
 
 @pytest.mark.usefixtures("friends")

@@ -17,7 +17,7 @@ from core.errors import ActionRefused
 from core.tokens import chat_token
 from floor import push
 from social import selectors, services
-from social.models import Challenge, ChatMessage, ChatMute, ChatRead, GameKind
+from social.models import ChatMessage, ChatMute, ChatRead, GameKind
 from tests.factories import UserFactory, started_game
 from tests.pages import HTMX, client_for
 from wintergames import services as winter_services
@@ -110,15 +110,8 @@ def test_nobody_signed_out_reads_it(table: WinterGame, ana: User, client: Client
 def test_a_challenge_s_game_is_its_players_chat_alone(
     table: WinterGame, ana: User, ben: User, outsider: User
 ) -> None:
-    Challenge.objects.create(
-        challenger=ana,
-        challenged=ben,
-        kind=GameKind.WINTER,
-        pace="untimed",
-        status=Challenge.Status.ACCEPTED,
-        expires_at=timezone.now(),
-        winter_game=table,
-    )
+    WinterGame.objects.filter(pk=table.pk).update(listed=False)  # as a challenge opens it
+    table.refresh_from_db()
     services.chat_post(game=table, user=ana, text="secret plan")
     for extra in ({}, HTMX):
         response = client_for(outsider).get(_chat(table), **extra)
