@@ -496,6 +496,7 @@ class Game:
         InvalidInputError (a malformed turn); either way the game is unchanged.
         """
         checked = self._check(turn)
+        events: tuple[Scoring, ...] = ()
         if isinstance(turn, SetAside):
             self._take(turn.tile)
             self.turns.append(turn)
@@ -509,8 +510,10 @@ class Game:
             self.scorings.append(events)
             self._to_move = (self._to_move + 1) % len(self.players)
         if self._order is not None:
+            # The next tiles drawn that fit nowhere are set aside here: what ``turn`` scored
+            # is its own, whatever follows (else it would tell of a tile not yet drawn).
             self._set_aside_unplayable()
-        return self.scorings[-1]
+        return events
 
     def _play_known_legal(self, turn: Placement) -> None:
         """Play a turn taken from :meth:`iter_placements` without checking it again."""

@@ -157,7 +157,8 @@ def move_description(
 ) -> tuple[str, dict[str, str]]:
     """A rotation at a place in words (what it would finish), and each follower choice in
     words with the points at stake on its feature."""
-    after = state.copy()
+    # Without the deal: a description must not depend on the tiles still to be drawn.
+    after = state.copy(hide_order=True)
     scorings = after.play(winter.Placement(tile, move.at, move.rotation))
     said = [_("Turned %(degrees)d degrees.") % {"degrees": move.rotation}]
     if scorings:

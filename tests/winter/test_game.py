@@ -38,7 +38,7 @@ def test_a_dealt_game_draws_in_order() -> None:
 def test_a_tile_that_fits_nowhere_is_set_aside_and_the_same_player_draws() -> None:
     # Rows of cities all round: make a board where WinC cannot go, then deal it next.
     game = Game(["ana", "ben"])
-    game.play(Placement("WinE", (-1, 0), 180))  # closes the start's city: no city side open
+    game.play(Placement("WinE", (-1, 0), 180, "S"))  # closes the start's city: none open
     assert not game.can_place("WinC")
     order = [*(t.tile for t in game.turns)]
     rest = bag_counts()
@@ -48,7 +48,9 @@ def test_a_tile_that_fits_nowhere_is_set_aside_and_the_same_player_draws() -> No
         n for n, c in rest.items() for _ in range(c - (n in ("WinC", "WinU")))
     ]
     dealt = Game(["ana", "ben"], order=order + tail)
-    dealt.play(Placement("WinE", (-1, 0), 180))
+    # A knight closes the city: the turn scores it, though the next tile is set aside.
+    scored = dealt.play(Placement("WinE", (-1, 0), 180, "S"))
+    assert [(s.kind, s.players, s.points) for s in scored] == [(FeatureKind.CITY, (0,), 4)]
     assert dealt.turns[-1] == SetAside("WinC")
     assert dealt.drawn == "WinU" and dealt.to_move == 1
     record = game_to_record(dealt)
