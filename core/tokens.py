@@ -27,6 +27,10 @@ class Scope(enum.StrEnum):
     """A signed-in player's challenge stream and poll: subject the player."""
     CHAT = "social.chat"
     """A game's chat panel: subjects the game, then the reader."""
+    WINTER_GAME = "wintergames.poll"
+    """A Winter game's board poll and stream: subject the game."""
+    WINTER_CHAT = "social.winter_chat"
+    """A Winter game's chat panel: subjects the game, then the reader."""
 
 
 def session_cookie(request: HttpRequest) -> str:
@@ -41,7 +45,14 @@ def mint(scope: Scope, session: str, subject: int, *others: int) -> str:
 
 
 def is_valid(given: str, scope: Scope, session: str, subject: int, *others: int) -> bool:
-    """Whether ``given`` is the token ``mint`` gives for these (compared in constant time)."""
+    """Whether ``given`` is the token ``mint`` gives for these (compared in constant time).
+
+    A cookie with a ``:`` is no session Django makes, and would let the text signed for
+    one set of subjects read as another's ("7:s:3" is game 7 in session "s" with reader 3,
+    or game 7 in session "s:3"): it validates nothing.
+    """
+    if ":" in session:
+        return False
     return constant_time_compare(given, mint(scope, session, subject, *others))
 
 

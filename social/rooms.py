@@ -25,7 +25,6 @@ from wintergames.models import WinterGame, WinterSeat
 
 #: The chat token's last subject for a Winter game: a Winter panel's token is worth
 #: nothing for the Limes game of the same number.
-WINTER_TOKEN_KIND = 49
 
 
 @dataclass(frozen=True)
@@ -114,7 +113,7 @@ class ChatRoom:
     def token(self, session: str, user_id: int) -> str:
         """What the panel gives its polls: whose panel, and that it may read."""
         if self.is_winter:
-            return tokens.mint(tokens.Scope.CHAT, session, self.pk, user_id, WINTER_TOKEN_KIND)
+            return tokens.mint(tokens.Scope.WINTER_CHAT, session, self.pk, user_id)
         return tokens.chat_token(self.pk, session, user_id)
 
 
@@ -136,7 +135,7 @@ def token_is_valid(kind: GameKind, given: str, session: str, pk: int, user_id: i
     """Whether ``given`` is the token a panel of this room drew for ``user_id``, without
     loading the game (a poll that finds nothing new costs no query)."""
     if kind == GameKind.WINTER:
-        return tokens.is_valid(given, tokens.Scope.CHAT, session, pk, user_id, WINTER_TOKEN_KIND)
+        return tokens.is_valid(given, tokens.Scope.WINTER_CHAT, session, pk, user_id)
     return tokens.is_valid(given, tokens.Scope.CHAT, session, pk, user_id)
 
 

@@ -13,7 +13,6 @@ from core.polls import poll
 from floor import push
 from floor.streams import chat_relay, clocked_events, pushes, stream_response
 from wintergames.pollstate import poll_states
-from wintergames.views import TOKEN_KIND
 
 
 @poll
@@ -22,7 +21,7 @@ async def game_stream(request: HttpRequest, pk: int) -> HttpResponseBase:
     just past a turn's deadline, so that the page's poll plays the late turn out; and its
     chat's changes (``push.Event.CHAT``)."""
     session = tokens.session_cookie(request)
-    if not tokens.is_valid(request.GET.get("t", ""), tokens.Scope.GAME, session, pk, TOKEN_KIND):
+    if not tokens.is_valid(request.GET.get("t", ""), tokens.Scope.WINTER_GAME, session, pk):
         return HttpResponseNotFound(_("No such game."), content_type="text/plain")
     if not pushes(request):
         return HttpResponse(status=204)

@@ -25,15 +25,12 @@ from wintergames.models import WinterGame, WinterSeat
 from wintergames.pollstate import poll_states
 from wintergames.rebuild import fresh_game, replay, seat_name, winter_game
 
-#: The token's second subject: a Winter game's page token is worth nothing for the Limes
-#: game of the same number (``core.tokens``).
-TOKEN_KIND = 49
 RULES_TILES = ("WinD", "WinE", "WinF", "WinA", "WinU", "WinL")
 FOLLOWER_NAMES = frozenset(("N", "E", "S", "W", "cloister", *winter.HALF_SIDES))
 
 
 def poll_token(request: HtmxHttpRequest, pk: int) -> str:
-    return tokens.mint(tokens.Scope.GAME, tokens.session_cookie(request), pk, TOKEN_KIND)
+    return tokens.mint(tokens.Scope.WINTER_GAME, tokens.session_cookie(request), pk)
 
 
 #: The new-game form's field of the time per turn, one per timed pace: the one of the
@@ -434,11 +431,7 @@ def game_poll(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     answers as a missing one.
     """
     if not tokens.is_valid(
-        request.GET.get("t", ""),
-        tokens.Scope.GAME,
-        tokens.session_cookie(request),
-        pk,
-        TOKEN_KIND,
+        request.GET.get("t", ""), tokens.Scope.WINTER_GAME, tokens.session_cookie(request), pk
     ):
         raise Http404(_("No such game."))
     raw = request.GET.get("v", "")

@@ -25,7 +25,6 @@ from wintergames import services
 from wintergames.models import WinterGame
 from wintergames.pollstate import poll_states
 from wintergames.rebuild import winter_game
-from wintergames.views import TOKEN_KIND
 
 pytestmark = pytest.mark.django_db
 
@@ -80,7 +79,7 @@ def signed_in(user: User) -> AsyncClient:
 def token_of(client: AsyncClient | Client, game: WinterGame) -> str:
     cookie = client.cookies.get(settings.SESSION_COOKIE_NAME)
     session = cookie.value if cookie else ""
-    return tokens.mint(tokens.Scope.GAME, session, game.pk, TOKEN_KIND)
+    return tokens.mint(tokens.Scope.WINTER_GAME, session, game.pk)
 
 
 def stream_url(client: AsyncClient | Client, game: WinterGame, version: int | str = "") -> str:
