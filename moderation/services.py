@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, models, transaction
-from django.db.models import F, Q
+from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
@@ -26,7 +26,6 @@ from accounts.models import Notification, User
 from accounts.notifications import Event
 from accounts.services import user_sessions_end
 from core.errors import ActionRefused
-from floor import push
 from floor.notify import notify
 from games.framing import frame_of
 from games.models import Game, SoloResult
@@ -276,25 +275,6 @@ def _limes_notice(game: Game, reason: str) -> Callable[[], str]:
     return text
 
 
-def _winter_game_hidden_set(game_id: int, hidden: bool, reason: str) -> WinterGame:
-    # Under the game's row lock; its version moves on and its pages are told, as every
-    # change of a Winter game does. (It belongs beside wintergames.services._touch, as
-    # games.services.game_hidden_set does for Limes, once wintergames offers it.)
-    locked = WinterGame.objects.select_for_update().get(pk=game_id)
-    if locked.hidden == hidden:
-        message = _("This game is already hidden.") if hidden else _("This game is not hidden.")
-        raise ActionRefused(message, code="unchanged", status=409)
-    WinterGame.objects.filter(pk=game_id).update(
-        hidden=hidden,
-        hidden_reason=reason if hidden else "",
-        version=F("version") + 1,
-        updated_at=timezone.now(),
-    )
-    locked.refresh_from_db()
-    push.winter_game_changed(locked.pk, version=locked.version, deadline=locked.deadline)
-    return locked
-
-
 def _winter_notice(game: WinterGame, reason: str) -> Callable[[], str]:
     def text() -> str:
         return _(
@@ -319,7 +299,7 @@ _LIMES = _GameKind(
 )
 _WINTER = _GameKind(
     permission=PERM_WINTER_GAMES,
-    hidden_set=_winter_game_hidden_set,
+    hidden_set=winter_services.game_hidden_set,
     players=lambda game: list(User.objects.filter(winter_seats__game=game).order_by("pk")),
     # The number stays in the details should a superuser delete the game.
     audit_ref=lambda game: {"winter_game_id": game.pk},

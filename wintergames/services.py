@@ -86,6 +86,22 @@ def _locked(game_id: int) -> tuple[WinterGame, list[WinterSeat]]:
     return game, seats
 
 
+@transaction.atomic
+def game_hidden_set(game_id: int, hidden: bool, reason: str = "") -> WinterGame:
+    """Take a game off the lists and the ratings, or put it back (for moderation, which
+    checks who may); nothing is deleted. ``reason`` is kept while it is hidden. Raises
+    ``ActionRefused`` (409) if the game is already as asked. Returns the game as written.
+    """
+    game, _seats = _locked(game_id)
+    if game.hidden == hidden:
+        message = _("This game is already hidden.") if hidden else _("This game is not hidden.")
+        raise ActionRefused(message, code="unchanged", status=409)
+    game.hidden, game.hidden_reason = hidden, reason if hidden else ""
+    # Through the one funnel: its pages, their polls' cached state and the stream move on.
+    _touch(game, None, "hidden", "hidden_reason")
+    return game
+
+
 # -- create, join and leave ----------------------------------------------------------------
 
 

@@ -27,6 +27,7 @@ from tests.pages import client_for
 from wintergames import selectors as winter_selectors
 from wintergames import services as winter_services
 from wintergames.models import WinterGame, WinterSeat
+from wintergames.pollstate import poll_states
 from wintergames.signals import winter_game_finished
 
 pytestmark = pytest.mark.django_db
@@ -93,10 +94,13 @@ def test_hiding_a_winter_game_is_audited_and_tells_its_players(
 ) -> None:
     game = finished([ana, ben], hours=1)
     version = game.version
+    assert poll_states.get(game.pk) == (version, game.deadline)  # as an open page's poll
     hidden = services.game_hide(moderator=moderator, game=game, reason="Collusion")
     assert isinstance(hidden, WinterGame)
     game.refresh_from_db()
     assert (game.hidden, game.hidden_reason, game.version) == (True, "Collusion", version + 1)
+    # The polls' cached state moved on with it: open pages redraw on their next poll.
+    assert poll_states.get(game.pk) == (game.version, game.deadline)
     entry = AuditEntry.objects.get()
     assert (entry.action, entry.winter_game, entry.game, entry.target, entry.reason) == (
         AuditEntry.Action.HIDE_GAME,
