@@ -11,9 +11,14 @@ so running the job twice, or beside a page that enforces the same clock, does no
 from __future__ import annotations
 
 import datetime
-from typing import Protocol
+import logging
+from collections.abc import Callable, Iterable
+from typing import Protocol, TypeVar
 
 from django.utils import timezone
+
+logger = logging.getLogger(__name__)
+T = TypeVar("T")
 
 
 class ClockSource(Protocol):
@@ -32,6 +37,31 @@ def clock_source(source: ClockSource) -> None:
 
 
 def expire_deadlines(*, now: datetime.datetime | None = None) -> int:
-    """Enforce every passed deadline of every game; returns how many games moved on."""
+    """Enforce every passed deadline of every game; returns how many games moved on.
+
+    A source that fails is logged and the others still run: one game's fault must not
+    stop every other game's clock (nor the turn mails the job sends after them).
+    """
     now = now or timezone.now()
-    return sum(source(now=now) for source in _sources)
+    moved = 0
+    for source in _sources:
+        try:
+            moved += source(now=now)
+        except Exception:
+            logger.exception("clocks: %s failed", getattr(source, "__qualname__", source))
+    return moved
+
+
+def each_due(items: Iterable[T], enforce: Callable[[T], bool]) -> int:
+    """``enforce`` each item a source found due (a game, a table), in turn; how many moved.
+
+    An item whose enforcement raises (its own transaction rolled back) is logged and
+    skipped: the next run tries it again, and the items after it are not held up.
+    """
+    moved = 0
+    for item in items:
+        try:
+            moved += bool(enforce(item))
+        except Exception:
+            logger.exception("clocks: enforcing %r failed", item)
+    return moved

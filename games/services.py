@@ -35,7 +35,7 @@ from accounts.notifications import Event
 from accounts.selectors import vacation_paused
 from accounts.services import ensure_not_banned
 from core.errors import ActionRefused
-from floor import mail, push
+from floor import clocks, mail, push
 from floor.internals import ColumnsSaver, Inserter, RowsById
 from floor.notify import notify
 from floor.taskqueue import COMPUTERS
@@ -938,8 +938,11 @@ def expire_deadlines(*, now: datetime.datetime | None = None) -> int:
     due = Game.objects.filter(status=Game.Status.ACTIVE, deadline__lte=now)
     # A live table's games share one clock: the table moves on once, not once per game.
     tables = sorted(set(due.exclude(lockstep=None).values_list("lockstep_id", flat=True)))
-    moved = sum(lockstep_advance(lockstep_id=table_id, now=now) for table_id in tables)
-    return moved + sum(deadlines_enforce(game=game, now=now) for game in due.filter(lockstep=None))
+    moved = clocks.each_due(
+        tables, lambda table_id: lockstep_advance(lockstep_id=table_id, now=now)
+    )
+    alone = due.filter(lockstep=None)
+    return moved + clocks.each_due(alone, lambda game: deadlines_enforce(game=game, now=now))
 
 
 def _worker_fields(worker: rules.WorkerAction) -> dict[str, object]:

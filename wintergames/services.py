@@ -29,7 +29,7 @@ from accounts.notifications import Event
 from accounts.selectors import vacation_paused
 from accounts.services import ensure_not_banned
 from core.errors import ActionRefused
-from floor import mail, push
+from floor import clocks, mail, push
 from floor.notify import notify
 from wintergames import computer
 from wintergames.models import WinterGame, WinterSeat, WinterTurn
@@ -571,6 +571,15 @@ def deadlines_enforce(*, game_id: int, now: datetime.datetime | None = None) -> 
     assert game.deadline is not None
     state = winter_game(game, seats)
     seat = seats[state.to_move]
+    if seat.is_bot and state.drawn is not None:
+        # A computer's turn that should long have been played: its task was lost (a
+        # worker killed mid-turn, say). Queued again (safe to run twice), with a new clock.
+        length = turn_length(game) or CORRESPONDENCE_TURN
+        game.deadline = now + length
+        _touch(game, state, "deadline")
+        game_id, number = game.pk, len(state.turns)
+        transaction.on_commit(lambda: computer.bots_play_enqueue(game_id, number))
+        return False
     if seat.is_bot or seat.user is None or state.drawn is None:
         return False
     if game.pace == WinterGame.Pace.CORRESPONDENCE:
@@ -603,4 +612,4 @@ def expire_deadlines(*, now: datetime.datetime) -> int:
     many games had a late turn played."""
     due = WinterGame.objects.filter(status=WinterGame.Status.RUNNING, deadline__lte=now)
     game_ids = list(due.order_by("deadline", "pk").values_list("pk", flat=True))
-    return sum(deadlines_enforce(game_id=game_id, now=now) for game_id in game_ids)
+    return clocks.each_due(game_ids, lambda game_id: deadlines_enforce(game_id=game_id, now=now))

@@ -4,6 +4,7 @@ expire_deadlines``, through ``floor.clocks``) plays a late player's turn."""
 from __future__ import annotations
 
 import datetime
+from collections.abc import Callable
 from io import StringIO
 from typing import TYPE_CHECKING, Any
 
@@ -163,3 +164,50 @@ def test_the_job_and_a_late_turn_at_once_play_one_turn(race: Race, time_machine:
     assert _placements(game) == 1
     # Ana's own turn, or the computer's for her: one of them, once.
     assert sum(o == "played" or o == 1 for o in outcomes) == 1
+
+
+def test_a_game_whose_clock_fails_holds_up_no_other(
+    time_machine: Any, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    broken, _ana, _ben = _two_people("live", turn_seconds=30)
+    ana, ben = UserFactory(username="cy"), UserFactory(username="di")
+    fine = services.game_create(
+        user=ana, players=2, computers=0, level="easy", farmers=True, pace="live", turn_seconds=30
+    )
+    services.game_join(game_id=fine.pk, user=ben)
+    enforce = services.deadlines_enforce
+
+    def failing(*, game_id: int, now: datetime.datetime) -> bool:
+        if game_id == broken.pk:
+            raise RuntimeError("a game this job cannot rebuild")
+        return enforce(game_id=game_id, now=now)
+
+    monkeypatch.setattr(services, "deadlines_enforce", failing)
+    time_machine.move_to(timezone.now() + 31 * SECOND)
+    assert "1 game(s) had players time out." in _job()
+    assert (_placements(broken), _placements(fine)) == (0, 1)
+    assert "a game this job cannot rebuild" in caplog.text
+
+
+def test_a_computers_lost_turn_is_queued_again_when_its_clock_runs_out(
+    time_machine: Any, monkeypatch: pytest.MonkeyPatch, committed: Callable[[], Any]
+) -> None:
+    queued: list[tuple[int, int]] = []
+    monkeypatch.setattr("wintergames.computer.bots_play_enqueue", lambda *turn: queued.append(turn))
+    ana = UserFactory(username="ana")
+    game = services.game_create(
+        user=ana, players=2, computers=1, level="easy", farmers=True, pace="live", turn_seconds=30
+    )
+    with committed():
+        _play(game, ana)
+    assert len(queued) == 1  # the computer's turn, queued once: then the task is lost
+    queued.clear()
+    time_machine.move_to(timezone.now() + 31 * SECOND)
+    with committed():
+        _job()
+    game.refresh_from_db()
+    assert queued == [(game.pk, len(game.turns.all()))]
+    assert game.deadline is not None and game.deadline > timezone.now()  # a new clock
+    with committed():
+        _job()
+    assert len(queued) == 1  # not again before that clock runs out
