@@ -54,6 +54,12 @@ class WinterGame(models.Model):
         blank=True,
         help_text=_("When the player to move must have played (timed paces)."),
     )
+    turn_started_at = models.DateTimeField(
+        _("turn started at"),
+        null=True,
+        blank=True,
+        help_text=_("When the turn in play began (its clock's vacation time counts from it)."),
+    )
     waiting_for = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,

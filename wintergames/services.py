@@ -386,7 +386,7 @@ def _start(game: WinterGame, seats: list[WinterSeat]) -> None:
     game.status = WinterGame.Status.RUNNING
     _store_new_turns(game, state, stored=0)
     _next_turn(game, seats, state)
-    _touch(game, state, "status", "deadline", "waiting_for")
+    _touch(game, state, "status", "deadline", "turn_started_at", "waiting_for")
 
 
 # -- turns ---------------------------------------------------------------------------------
@@ -408,7 +408,8 @@ def _next_turn(game: WinterGame, seats: list[WinterSeat], state: winter.Game) ->
         return
     seat = seats[state.to_move]
     length = turn_length(game)
-    game.deadline = timezone.now() + length if length is not None else None
+    game.turn_started_at = timezone.now()
+    game.deadline = game.turn_started_at + length if length is not None else None
     number = len(state.turns)
     game.waiting_for = None if seat.is_bot else seat.user
     if seat.is_bot:
@@ -487,7 +488,7 @@ def _play(
         raise ActionRefused(str(error), status=400) from None
     _store_new_turns(game, state, stored=stored)
     _next_turn(game, seats, state)
-    _touch(game, state, "status", "deadline", "finished_at", "waiting_for")
+    _touch(game, state, "status", "deadline", "turn_started_at", "finished_at", "waiting_for")
     return TurnPlayed(game, seats, state)
 
 
@@ -546,7 +547,7 @@ def game_resign(*, game_id: int, user: User) -> WinterGame:
     state = winter_game(game, seats)
     if seats[state.to_move].pk == seat.pk:
         _next_turn(game, seats, state)  # their turn, now the computer's
-    _touch(game, state, "deadline", "waiting_for")
+    _touch(game, state, "deadline", "turn_started_at", "waiting_for")
     return game
 
 
@@ -595,14 +596,15 @@ def deadlines_enforce(*, game_id: int, now: datetime.datetime | None = None) -> 
 
 def _vacation_deadline(game: WinterGame, user: User, now: datetime.datetime) -> datetime.datetime:
     # The turn's deadline with every moment of the player's vacations since the turn began
-    # added. It began when the last turn was stored; counted from there, the same moment
-    # of a vacation is never added twice, however often the clock is looked at. (The first
-    # turn of a game has no such mark: it began one turn's length before the deadline, as
-    # long as that deadline was never moved.)
+    # added: counted from its start, the same moment of a vacation is never added twice,
+    # however often the clock is looked at. (A game from before ``turn_started_at``: the
+    # last turn stored, or one turn's length before the deadline.)
     assert game.deadline is not None
     length = turn_length(game) or CORRESPONDENCE_TURN
-    last = game.turns.order_by("-number").values_list("played_at", flat=True).first()
-    began = last if last is not None else game.deadline - length
+    began = game.turn_started_at
+    if began is None:
+        last = game.turns.order_by("-number").values_list("played_at", flat=True).first()
+        began = last if last is not None else game.deadline - length
     return max(game.deadline, began + length + vacation_paused(user.pk, began, now))
 
 

@@ -134,6 +134,24 @@ def test_a_vacation_stops_the_clock_exactly_however_often_the_job_runs(
     assert _placements(game) == 2
 
 
+def test_a_vacation_on_the_first_turn_is_counted_once(time_machine: Any) -> None:
+    game, ana, _ben = _two_people("correspondence")  # Ana's three days begin now
+    began = game.turn_started_at
+    assert began is not None
+    time_machine.move_to(timezone.now() + datetime.timedelta(days=1))
+    vacation = vacation_start(user=ana, until=timezone.now().date() + datetime.timedelta(days=3))
+    away = vacation.ends_at - vacation.starts_at
+    for hours in range(2 * 24 - 6, 5 * 24, 6):
+        time_machine.move_to(vacation.starts_at + datetime.timedelta(hours=hours))
+        assert services.expire_deadlines(now=timezone.now()) == 0
+    game.refresh_from_db()
+    expected = began + services.CORRESPONDENCE_TURN + away
+    assert game.deadline is not None and abs(game.deadline - expected) < SECOND
+    time_machine.move_to(expected + SECOND)
+    assert services.expire_deadlines(now=timezone.now()) == 1
+    assert _placements(game) == 1
+
+
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_the_job_and_a_late_turn_at_once_play_one_turn(race: Race, time_machine: Any) -> None:
