@@ -230,9 +230,14 @@ class ColumnsSaver(Generic[M]):
             return
         model, changed = self._model, self._update_fields
         sql, fields = self._sql
+        if type(instance) is not model or instance.pk is None:
+            instance.save(update_fields=self._names)  # a proxy, a subclass, no row: the ORM's
+            return
         if any(hasattr(getattr(instance, f.attname), "resolve_expression") for f in fields):
             instance.save(update_fields=self._names)  # an F() or the like: the ORM's work
             return
+        # As save: a related object not saved yet is an error, not a NULL written.
+        instance._prepare_related_fields_for_save(operation_name="save", fields=fields)  # type: ignore[attr-defined]
         using = router.db_for_write(model, instance=instance)
         pre_save.send(
             sender=model, instance=instance, raw=False, using=using, update_fields=changed
@@ -281,9 +286,14 @@ class Inserter(Generic[M]):
 
     def __call__(self, **values: Any) -> M:
         model = self._model
-        if not in_use():
+        pk_names = {"pk", model._meta.pk.name if model._meta.pk else "pk"}
+        if not in_use() or pk_names & values.keys():
+            # An id given is the caller's to keep: the ORM writes it (the INSERT here lets
+            # the database choose).
             return model._default_manager.create(**values)
         instance = model(**values)
+        # As save: a related object not saved yet is an error, not a NULL written.
+        instance._prepare_related_fields_for_save(operation_name="save")  # type: ignore[attr-defined]
         sql, fields, returned = self._sql
         using = router.db_for_write(model, instance=instance)
         pre_save.send(sender=model, instance=instance, raw=False, using=using, update_fields=None)

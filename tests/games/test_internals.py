@@ -230,3 +230,25 @@ def test_the_inserter_adds_the_row_create_adds(user: User, settings: SettingsWra
         assert isinstance(row.pop("created_at"), datetime.datetime)
     assert ours == {**theirs, "round": 1}
     assert fast.worker_from == [0, 0] and ours["worker_to"] == [1, 1]
+
+
+def test_the_inserter_keeps_an_id_given_and_refuses_an_unsaved_relation(user: User) -> None:
+    from games.models import Move
+
+    game = services.game_create_solo(user=user, seed=3)
+    seat = game.seats.get()
+    insert = internals.Inserter(Move)
+    values: dict[str, Any] = {
+        "seat": seat,
+        "round": 1,
+        "card": 7,
+        "card_row": 0,
+        "card_col": 1,
+        "rotation": 0,
+    }
+    given = insert(**values, pk=987_654)
+    assert given.pk == 987_654 and Move.objects.filter(pk=987_654).exists()
+    # As create: a seat not saved yet is an error, and no row is written.
+    with pytest.raises(ValueError, match="unsaved related object"):
+        insert(**{**values, "seat": Seat(game=game, user=user)})
+    assert Move.objects.count() == 1
