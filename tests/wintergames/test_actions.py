@@ -476,7 +476,7 @@ def test_a_banned_player_opens_joins_and_rematches_no_winter_game(
     table = _open(ana)
     ben.banned_until = timezone.now() + datetime.timedelta(days=7)
     ben.save(update_fields=["banned_until"])
-    tried = [
+    tried: list[Callable[[], object]] = [
         lambda: _open(ben),
         lambda: services.game_join(game_id=table.pk, user=ben),
         lambda: services.game_rematch(game_id=game.pk, user=ben),
