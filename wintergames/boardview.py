@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from urllib.parse import urlencode
 
 from django.urls import reverse
-from django.utils.html import format_html
+from django.utils.html import escape, format_html
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
@@ -343,6 +343,18 @@ def feature_data(
     board = state.board
     rows: list[dict[str, object]] = []
     hits: list[str] = []
+    kind_names = {kind: boardwords.kind_words(kind) for kind in winter.FeatureKind}
+    on_place = _("%(kind)s on %(place)s")
+    places: dict[winter.Point, str] = {}
+    stakes: dict[tuple[winter.FeatureKind, int, int], str] = {}
+
+    def stake(feature: winter.Feature) -> str:
+        # Many features share their words ("Road: 2 points at stake"): made once each.
+        key = (feature.kind, feature.points, feature.cities)
+        if key not in stakes:
+            stakes[key] = boardwords.stake_words(feature)
+        return stakes[key]
+
     for feature in features:
         cities: set[int] = set()
         if feature.kind is winter.FeatureKind.FIELD:
@@ -362,27 +374,24 @@ def feature_data(
                 "tiles": [list(at) for at in feature.tiles],
                 "followers": [[f.at[0], f.at[1], f.segment, f.player] for f in feature.followers],
                 "cities": sorted(cities),
-                "text": boardwords.stake_words(feature),
+                "text": stake(feature),
             }
         )
-        kind = boardwords.kind_words(feature.kind)
+        kind = kind_names[feature.kind]
         for at, segment in feature.segments:
             x, y = boardhtml.spot_of(board[at][0], segment)
             if feature.kind is winter.FeatureKind.ROAD:
                 x, y = boardhtml.ROAD_SPOTS.get(segment, (x, y))
-            # Not a tab stop each: the board's keys move among them (board.js).
+            place = places.get(at)
+            if place is None:
+                place = places[at] = boardwords.place_words(at)
+            # Not a tab stop each: the board's keys move among them (board.js). Hundreds of
+            # these a page: one escaped title template, numbers and the engine's own names.
+            title = escape(on_place % {"kind": kind, "place": place})
             hits.append(
-                format_html(
-                    '<circle class="w-seg" cx="{}" cy="{}" r="7" tabindex="-1" '
-                    'data-seg="{},{}:{}"><title>{}</title></circle>',
-                    at[1] * 100 + x,
-                    at[0] * 100 + y,
-                    at[0],
-                    at[1],
-                    segment,
-                    _("%(kind)s on %(place)s")
-                    % {"kind": kind, "place": boardwords.place_words(at)},
-                )
+                f'<circle class="w-seg" cx="{at[1] * 100 + x}" cy="{at[0] * 100 + y}" r="7" '
+                f'tabindex="-1" data-seg="{at[0]},{at[1]}:{segment}"><title>{title}</title>'
+                "</circle>"
             )
     segments = {f"{at[0]},{at[1]}:{segment}": index for (at, segment), index in where.items()}
     spots = {"spots": boardhtml.SPOTS, "roadSpots": boardhtml.ROAD_SPOTS}
