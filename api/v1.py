@@ -42,6 +42,7 @@ from api.schemas import (
     StatisticsOut,
 )
 from api.tournaments import router as tournaments_router
+from core.ids import MAX_ID
 from core.links import Link
 from games import selectors as game_selectors
 from games.daily import today
@@ -428,8 +429,6 @@ def account(request: HttpRequest) -> AccountOut:
 NDJSON = "application/x-ndjson"
 #: Games a page of the NDJSON export: a few seconds of an app server's time at most.
 EXPORT_PAGE = 500
-#: The largest id PostgreSQL's bigint holds: ``after`` goes no further.
-MAX_ID = 2**63 - 1
 ExportAfter = Annotated[
     int,
     params.Query(0, ge=0, le=MAX_ID, description="the last id of the page before (0: the first)"),

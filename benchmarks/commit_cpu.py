@@ -2,7 +2,7 @@
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres \
         python benchmarks/commit_cpu.py [--solo 8] [--duos 4] [--idle 4] \
-        [--redis redis://127.0.0.1:6379/8] [--expect DIGEST]
+        [--redis redis://127.0.0.1:6379/8] [--expect DIGEST] [--winter 0]
 
 Run by hand (issue #52). Everything runs in this process through Django's WSGI handler,
 with the whole middleware stack, as an app server runs it: no test client (which records
@@ -25,10 +25,17 @@ Production's cache and sessions when ``--redis`` is given (a Redis cache under a
 prefix of this run's own, ``cached_db`` sessions); the server's heap settings
 (``limes_site.warmup.settle``); background tasks queued in the database, not run.
 
+``--winter`` Winter games (issue #49), one person against three computers (``normal``,
+farmers, untimed), the person's turns as the page sends them (``winter commit``), the
+computers' between them, outside any timed request: a Winter turn's commit measured as a
+Limes round's is.
+
 Every answer's body is hashed, in order, after the few values that differ from run to
 run are replaced (the session's poll tokens, CSRF tokens, the request ids): one digest
-for the whole run, printed at the end. Two versions of the code that print the same
-digest gave the same answer on the wire; ``--expect DIGEST`` says so, or exits 1.
+for the whole run, printed at the end (the Winter games' answers in a digest of their
+own, so that the Limes one is the same with or without them). Two versions of the code
+that print the same digest gave the same answer on the wire; ``--expect DIGEST`` says
+so, or exits 1.
 """
 
 from __future__ import annotations
@@ -79,7 +86,7 @@ class _Lines(logging.Handler):
         self.records.append(record)
 
 
-def run(solo: int, duos: int, idle: int, redis: str, expect: str) -> None:
+def run(solo: int, duos: int, idle: int, redis: str, expect: str, winter: int) -> None:
     import time_machine
     from django.conf import settings
     from django.core.handlers.wsgi import WSGIHandler
@@ -87,10 +94,13 @@ def run(solo: int, duos: int, idle: int, redis: str, expect: str) -> None:
 
     import rules
     from accounts.models import User
-    from core.tokens import poll_token
+    from core.tokens import Scope, mint, poll_token
     from games import rebuild, services
     from games.models import Game
     from limes_site import warmup
+    from wintergames import computer as winter_computer
+    from wintergames import services as winter_services
+    from wintergames.rebuild import winter_game
 
     overrides: dict[str, Any] = {
         # Queued as in production, not run inside the request as the test settings do.
@@ -123,6 +133,7 @@ def run(solo: int, duos: int, idle: int, redis: str, expect: str) -> None:
     handler = WSGIHandler()
     factory = RequestFactory()
     digest = hashlib.sha256()
+    winter_digest = hashlib.sha256()
     answers = 0
     cpu: dict[str, list[float]] = defaultdict(list)
     thread: dict[str, list[float]] = defaultdict(list)
@@ -157,8 +168,9 @@ def run(solo: int, duos: int, idle: int, redis: str, expect: str) -> None:
         for pattern in _VOLATILE:
             body = pattern.sub(rb"\1-", body)
         body = body.replace(session_tokens.get(session, b"\0"), b"TOKEN")
-        digest.update(f"{kind} {status[0]} {len(body)}\n".encode())
-        digest.update(body)
+        hashed = winter_digest if kind.startswith("winter") else digest
+        hashed.update(f"{kind} {status[0]} {len(body)}\n".encode())
+        hashed.update(body)
         answers += 1
         return int(status[0].split()[0]), body
 
@@ -203,6 +215,43 @@ def run(solo: int, duos: int, idle: int, redis: str, expect: str) -> None:
         if status != expect:
             raise RuntimeError(f"poll of game {game.pk} answered {status}, not {expect}")
         return body
+
+    def winter_play(kind: str, user: User, session: str, seed: int) -> None:
+        game = winter_services.game_create(
+            user=user,
+            players=4,
+            computers=3,
+            level="normal",
+            farmers=True,
+            pace="untimed",
+            seed=seed,
+        )
+        while True:
+            game.refresh_from_db()
+            if not game.is_running:
+                return
+            seats = list(game.seats.select_related("user").order_by("position"))
+            state = winter_game(game, seats)
+            if seats[state.to_move].user_id != user.pk:
+                # The computers' turns, queued by the commit and run here, untimed.
+                winter_computer.bots_play(game_id=game.pk, turn_number=len(state.turns))
+                continue
+            assert state.drawn is not None
+            # The first legal place with a follower on it when there is one: the page's
+            # work for a follower's feature is part of the answer.
+            moves = state.legal_moves(state.drawn)
+            move = next((m for m in moves if m.followers), moves[0])
+            fields = {
+                "at": f"{move.at[0]},{move.at[1]}",
+                "rotation": str(move.rotation),
+                "follower": move.followers[0] if move.followers else "",
+                "turn": str(len(state.turns)),
+            }
+            winter_token = mint(Scope.WINTER_GAME, session, game.pk)
+            session_tokens[session] = winter_token.encode()
+            status, _body = request(kind, "POST", f"/winter/games/{game.pk}/play/", session, fields)
+            if status != 200:
+                raise RuntimeError(f"Winter commit in game {game.pk} answered {status}")
 
     players = [User.objects.create_user(f"bench{n}", password=None) for n in range(2)]
     sessions = [session_of(user) for user in players]
@@ -268,6 +317,10 @@ def run(solo: int, duos: int, idle: int, redis: str, expect: str) -> None:
                 break
             kind = "warm-up" if warm else "poll, the round ended"
             poll(kind, game, sessions[0], before, 200, drafting=False)
+    for number in range(winter + 1):
+        winter_play(
+            "winter commit" if number else "winter warm-up", players[0], sessions[0], 5400 + number
+        )
     own, machine = time.process_time() - own, machine_busy_seconds() - machine
     clock.stop()
 
@@ -281,7 +334,7 @@ def run(solo: int, duos: int, idle: int, redis: str, expect: str) -> None:
     print()
     print("| request | n | cpu_ms median | p95 | mean | thread ms median | queries |")
     print("|---|---:|---:|---:|---:|---:|:---:|")
-    for kind in sorted(k for k in cpu if k != "warm-up"):
+    for kind in sorted(k for k in cpu if not k.endswith("warm-up")):
         values = cpu[kind]
         counts = sorted(set(queries[kind]))
         spread = str(counts[0]) if len(counts) == 1 else f"{counts[0]}–{counts[-1]}"
@@ -292,16 +345,19 @@ def run(solo: int, duos: int, idle: int, redis: str, expect: str) -> None:
         )
     commits = cpu["commit (solo)"] + cpu["commit (two players)"]
     print()
-    print(
-        f"All commits: median {statistics.median(commits):.2f} ms, "
-        f"p95 {percentile(commits, 0.95):.2f} ms ({len(commits)})."
-    )
+    if commits:
+        print(
+            f"All commits: median {statistics.median(commits):.2f} ms, "
+            f"p95 {percentile(commits, 0.95):.2f} ms ({len(commits)})."
+        )
     print(
         f"CPU meanwhile: this process {own:.1f} s, the machine {machine:.1f} s (all cores, "
         "everything): the cpu_ms above are this thread's alone."
     )
     found = digest.hexdigest()
     print(f"Answers: {answers}, digest {found}")
+    if winter:
+        print(f"Winter answers' digest {winter_digest.hexdigest()}")
     if expect and found != expect:
         print(f"DIFFERENT from the expected digest {expect}")
         sys.exit(1)
@@ -316,8 +372,11 @@ def main() -> None:
     parser.add_argument("--idle", type=int, default=4, help="idle polls a page a round (4)")
     parser.add_argument("--redis", default="", help="production's cache and sessions here")
     parser.add_argument("--expect", default="", help="the digest the answers must have")
+    parser.add_argument("--winter", type=int, default=0, help="Winter games timed (0)")
     args = parser.parse_args()
-    in_throwaway_database(lambda: run(args.solo, args.duos, args.idle, args.redis, args.expect))
+    in_throwaway_database(
+        lambda: run(args.solo, args.duos, args.idle, args.redis, args.expect, args.winter)
+    )
 
 
 if __name__ == "__main__":

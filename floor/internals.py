@@ -276,6 +276,19 @@ class ColumnsSaver(Generic[M]):
         return f"UPDATE {table} SET {assigned} WHERE {table}.{pk} = %s", concrete
 
 
+_savers: dict[tuple[type[Model], tuple[str, ...]], ColumnsSaver[Any]] = {}
+
+
+def columns_saver(model: type[M], fields: Sequence[str]) -> ColumnsSaver[M]:
+    """The ``ColumnsSaver`` of ``model`` for ``fields``, made at its first use and kept for
+    the process: the callers whose columns vary from call to call share one per set."""
+    key = (model, tuple(fields))
+    saver = _savers.get(key)
+    if saver is None:
+        saver = _savers[key] = ColumnsSaver(model, key[1])
+    return saver
+
+
 class Inserter(Generic[M]):
     """``model.objects.create(**values)`` from one ``INSERT … RETURNING`` made once: every
     column written as ``save`` writes a new row (defaults and ``auto_now_add`` included),

@@ -12,13 +12,11 @@ from django.db.models import Count, F, Max, Prefetch, Q, QuerySet
 from django.utils import timezone
 
 from accounts.models import User
+from core.ids import is_row_id
 from floor.internals import RowsById, prefetch_filled
 from games import export
 from games.models import DailyPar, DataExport, Game, Lockstep, Ruleset, Seat, SoloResult
 from games.policy import sealed
-
-# The largest id a row can have (a signed 64-bit key, BigAutoField).
-MAX_ID = 2**63 - 1
 
 
 def games_with_seats() -> QuerySet[Game]:
@@ -32,7 +30,7 @@ def game_with_seats(pk: int) -> Game | None:
     Its seats are read with the game and their players joined on; a game without seats
     (none has any, but the page must not fail on one) is read on its own.
     """
-    if not 0 < pk <= MAX_ID:
+    if not is_row_id(pk):
         return None  # no such row, and SQLite would overflow on the number
     seats = _seats_with_game_and_players(pk)
     if not seats:

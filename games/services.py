@@ -35,8 +35,9 @@ from accounts.notifications import Event
 from accounts.selectors import vacation_paused
 from accounts.services import ensure_not_banned
 from core.errors import ActionRefused
+from core.ids import is_row_id
 from floor import clocks, mail, push
-from floor.internals import ColumnsSaver, Inserter, RowsById
+from floor.internals import ColumnsSaver, Inserter, RowsById, columns_saver
 from floor.notify import notify
 from floor.taskqueue import COMPUTERS
 from games import computer, export
@@ -62,7 +63,7 @@ from games.rebuild import (
     rules_game,
     stored_turns,
 )
-from games.selectors import MAX_ID, lockstep_counts
+from games.selectors import lockstep_counts
 from games.signals import game_finished, lockstep_finished
 
 
@@ -333,7 +334,7 @@ def _ensure_bot_games_room(user: User) -> None:
 
 def _locked(game_id: int) -> tuple[Game, list[Seat]]:
     # The row lock on the game serialises every change to it: joins, commits, deadlines.
-    found = _game_locked(game_id) if 0 < game_id <= MAX_ID else []
+    found = _game_locked(game_id) if is_row_id(game_id) else []
     if not found:
         raise Game.DoesNotExist("Game matching query does not exist.")
     game = found[0]
@@ -500,11 +501,7 @@ def _bots_enqueue(game: Game, seats: list[Seat]) -> None:
 def _touch(game: Game, *fields: str) -> None:
     # Every change a waiting page must show moves the version its polls compare.
     game.version += 1
-    written = ("version", "updated_at", *fields)
-    saver = _game_savers.get(written)
-    if saver is None:
-        saver = _game_savers[written] = ColumnsSaver(Game, written)
-    saver(game)
+    columns_saver(Game, ("version", "updated_at", *fields))(game)
     poll_state_publish(game)
     push.game_changed(game.pk, version=game.version, deadline=game.deadline)
     if game.listed and (game.status == Game.Status.OPEN or "status" in fields):
@@ -730,7 +727,6 @@ def _move_submit(
 # is made once a process, not at each commit (``floor.internals``).
 _move_insert = Inserter(Move)
 _seat_turns_save = ColumnsSaver(Seat, ("rounds_played", "turns"))
-_game_savers: dict[tuple[str, ...], ColumnsSaver[Game]] = {}
 
 
 def _settle(

@@ -16,6 +16,7 @@ from django.urls import reverse
 
 from accounts.models import User
 from core import tokens
+from core.ids import is_row_id
 from floor import push
 from games.models import Game, Seat
 from games.policy import can_watch, seat_of
@@ -187,7 +188,7 @@ def room_of(game: Game | WinterGame) -> ChatRoom:
 
 def room_find(kind: GameKind, pk: int) -> ChatRoom | None:
     """The chat room of game ``pk`` of ``kind``, or ``None`` if there is no such game."""
-    if not 0 < pk < 2**63:
+    if not is_row_id(pk):
         return None
     if kind == GameKind.WINTER:
         winter = WinterGame.objects.filter(pk=pk).first()

@@ -20,6 +20,7 @@ from accounts.http import AuthenticatedHttpRequest, HtmxHttpRequest
 from accounts.models import User
 from core import tokens
 from core.errors import ActionRefused
+from core.ids import MAX_ID
 from core.polls import poll
 from games.models import Game
 from social import selectors, services
@@ -226,10 +227,6 @@ def _message(error: ActionRefused | PermissionDenied) -> str:
 
 
 # The chat panel
-
-
-#: The largest id PostgreSQL's bigint holds: a bigger number in the address is no game.
-MAX_ID = 2**63 - 1
 
 
 def _readable(request: HtmxHttpRequest, kind: GameKind, pk: int) -> tuple[ChatRoom, User]:

@@ -359,13 +359,20 @@ class Game:
 
     def iter_features(self) -> Iterator[Feature]:
         """Every feature on the board (cities, roads, cloisters and fields)."""
-        roots = sorted({self._find(g) for g in range(len(self._parent))})
-        for root in roots:
-            yield self._feature(root)
+        # One pass groups every segment under its feature's root; asking each root for its
+        # members in turn would walk the whole board once a feature.
+        members: dict[int, list[int]] = {}
+        for gid in range(len(self._parent)):
+            members.setdefault(self._find(gid), []).append(gid)
+        for root in sorted(members):
+            yield self._feature(root, members[root])
 
-    def _feature(self, root: int) -> Feature:
+    def _feature(self, root: int, members: list[int] | None = None) -> Feature:
+        """The feature whose root is ``root``; ``members``, its segments in order, when
+        the caller has them."""
         kind = self._kind[root]
-        members = [g for g in range(len(self._parent)) if self._find(g) == root]
+        if members is None:
+            members = [g for g in range(len(self._parent)) if self._find(g) == root]
         segments = tuple(
             (self._where[g][0], self._board[self._where[g][0]].segment_name[self._where[g][1]])
             for g in members

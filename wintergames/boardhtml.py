@@ -103,8 +103,10 @@ def tile_svg(name: str, rotation: int) -> SafeString:
     return mark_safe("".join(parts))  # built from the tile data alone
 
 
+@functools.lru_cache(maxsize=8192)
 def tile_at(at: tuple[int, int], name: str, rotation: int, *, css: str = "w-tile") -> SafeString:
-    """A placed tile at its place on the board."""
+    """A placed tile at its place on the board (made once: a board shows it on every page
+    until the game ends)."""
     row, col = at
     return format_html(
         '<g class="{}" transform="translate({} {})" data-at="{},{}">{}</g>',
@@ -114,6 +116,19 @@ def tile_at(at: tuple[int, int], name: str, rotation: int, *, css: str = "w-tile
         row,
         col,
         tile_svg(name, rotation),
+    )
+
+
+@functools.lru_cache(maxsize=1024)
+def bag_item(name: str, count: int) -> SafeString:
+    """A kind of tile in the bag and how many of it are left."""
+    return format_html(
+        '<li title="{}"><svg class="w-tile-tiny" viewBox="0 0 100 100" role="img" '
+        'aria-label="{}">{}</svg> × {}</li>',
+        name,
+        name,
+        tile_svg(name, 0),
+        count,
     )
 
 

@@ -15,6 +15,7 @@ from urllib.parse import urlencode
 from django.urls import reverse
 from django.utils.html import escape, format_html
 from django.utils.safestring import mark_safe
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 
 import winter
@@ -203,11 +204,21 @@ def game_page(
         "tiles_left": state.tiles_left,
         "aids": aids,
         "bag": (
-            [(name, n, boardhtml.tile_svg(name, 0)) for name, n in sorted(state.bag().items())]
+            mark_safe(  # escaped items
+                "".join(boardhtml.bag_item(name, n) for name, n in sorted(state.bag().items()))
+            )
             if aids
+            else ""
+        ),
+        "if_ended": (
+            [
+                ngettext("%(name)s: %(total)s point", "%(name)s: %(total)s points", total)
+                % {"name": name, "total": total}
+                for name, total in zip(names, state.totals(), strict=True)
+            ]
+            if aids and running
             else []
         ),
-        "if_ended": (list(zip(names, state.totals(), strict=True)) if aids and running else []),
         "features_json": features_json,
         "board_svg": mark_safe("".join(parts)),  # tiles and marks built from escaped values
         "symbols": mark_safe(symbols),
@@ -327,6 +338,26 @@ def board_parts(
     return parts, view_box
 
 
+@functools.lru_cache(maxsize=8192)
+def _segment_target(
+    at: winter.Point, tile: str, segment: str, kind: winter.FeatureKind, language: str | None
+) -> str:
+    """The pointing target of one segment of a placed tile: the same on every page that
+    shows the tile there (hundreds a page, so made once)."""
+    x, y = boardhtml.spot_of(tile, segment)
+    if kind is winter.FeatureKind.ROAD:
+        x, y = boardhtml.ROAD_SPOTS.get(segment, (x, y))
+    words = {"kind": boardwords.kind_words(kind), "place": boardwords.place_words(at)}
+    # Not a tab stop each: the board's keys move among them (board.js). An escaped title,
+    # numbers and the engine's own names.
+    title = escape(_("%(kind)s on %(place)s") % words)
+    return (
+        f'<circle class="w-seg" cx="{at[1] * 100 + x}" cy="{at[0] * 100 + y}" r="7" '
+        f'tabindex="-1" data-seg="{at[0]},{at[1]}:{segment}"><title>{title}</title>'
+        "</circle>"
+    )
+
+
 def feature_data(
     state: winter.Game, features: Sequence[winter.Feature]
 ) -> tuple[dict[str, object], list[str]]:
@@ -343,18 +374,7 @@ def feature_data(
     board = state.board
     rows: list[dict[str, object]] = []
     hits: list[str] = []
-    kind_names = {kind: boardwords.kind_words(kind) for kind in winter.FeatureKind}
-    on_place = _("%(kind)s on %(place)s")
-    places: dict[winter.Point, str] = {}
-    stakes: dict[tuple[winter.FeatureKind, int, int], str] = {}
-
-    def stake(feature: winter.Feature) -> str:
-        # Many features share their words ("Road: 2 points at stake"): made once each.
-        key = (feature.kind, feature.points, feature.cities)
-        if key not in stakes:
-            stakes[key] = boardwords.stake_words(feature)
-        return stakes[key]
-
+    language = get_language()
     for feature in features:
         cities: set[int] = set()
         if feature.kind is winter.FeatureKind.FIELD:
@@ -374,25 +394,11 @@ def feature_data(
                 "tiles": [list(at) for at in feature.tiles],
                 "followers": [[f.at[0], f.at[1], f.segment, f.player] for f in feature.followers],
                 "cities": sorted(cities),
-                "text": stake(feature),
+                "text": boardwords.stake_words(feature),
             }
         )
-        kind = kind_names[feature.kind]
         for at, segment in feature.segments:
-            x, y = boardhtml.spot_of(board[at][0], segment)
-            if feature.kind is winter.FeatureKind.ROAD:
-                x, y = boardhtml.ROAD_SPOTS.get(segment, (x, y))
-            place = places.get(at)
-            if place is None:
-                place = places[at] = boardwords.place_words(at)
-            # Not a tab stop each: the board's keys move among them (board.js). Hundreds of
-            # these a page: one escaped title template, numbers and the engine's own names.
-            title = escape(on_place % {"kind": kind, "place": place})
-            hits.append(
-                f'<circle class="w-seg" cx="{at[1] * 100 + x}" cy="{at[0] * 100 + y}" r="7" '
-                f'tabindex="-1" data-seg="{at[0]},{at[1]}:{segment}"><title>{title}</title>'
-                "</circle>"
-            )
+            hits.append(_segment_target(at, board[at][0], segment, feature.kind, language))
     segments = {f"{at[0]},{at[1]}:{segment}": index for (at, segment), index in where.items()}
     spots = {"spots": boardhtml.SPOTS, "roadSpots": boardhtml.ROAD_SPOTS}
     return {"segments": segments, "features": rows, **spots}, hits

@@ -7,12 +7,13 @@ and the legal moves come from the engine.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 
 from django.utils.text import capfirst
+from django.utils.translation import get_language, ngettext, pgettext
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext, pgettext
 
 import winter
 from wintergames import boardhtml
@@ -81,35 +82,54 @@ def follower_words(tile: str, rotation: int, name: str) -> str:
 
 def kind_words(kind: winter.FeatureKind) -> str:
     """A feature's kind as a noun: "city"."""
+    return _kind_nouns(get_language())[kind]
+
+
+@functools.lru_cache(maxsize=16)
+def _kind_nouns(language: str | None) -> dict[winter.FeatureKind, str]:
+    # Once a language: a board's words ask for these nouns hundreds of times.
     return {
         winter.FeatureKind.CITY: pgettext("winter feature", "city"),
         winter.FeatureKind.ROAD: pgettext("winter feature", "road"),
         winter.FeatureKind.CLOISTER: pgettext("winter feature", "cloister"),
         winter.FeatureKind.FIELD: pgettext("winter feature", "field"),
-    }[kind]
+    }
 
 
 def points_words(points: int) -> str:
     """ "1 point", "3 points" (three forms in Czech)."""
+    return _points_words(points, get_language())
+
+
+@functools.lru_cache(maxsize=1024)
+def _points_words(points: int, language: str | None) -> str:
     return ngettext("%(n)d point", "%(n)d points", points) % {"n": points}
 
 
 def stake_words(feature: winter.Feature) -> str:
     """What a feature is worth were it scored now: "City: 8 points at stake"."""
-    values = {
-        "kind": capfirst(kind_words(feature.kind)),
-        "points": points_words(feature.points),
-    }
-    if feature.kind is not winter.FeatureKind.FIELD:
+    # Many features share their words ("Road: 2 points at stake"): made once each.
+    return _stake_words(feature.kind, feature.points, feature.cities, get_language())
+
+
+@functools.lru_cache(maxsize=1024)
+def _stake_words(kind: winter.FeatureKind, points: int, cities: int, language: str | None) -> str:
+    values = {"kind": capfirst(kind_words(kind)), "points": points_words(points)}
+    if kind is not winter.FeatureKind.FIELD:
         return _("%(kind)s: %(points)s at stake") % values
     values["cities"] = ngettext(
-        "%(n)d finished city beside it", "%(n)d finished cities beside it", feature.cities
-    ) % {"n": feature.cities}
+        "%(n)d finished city beside it", "%(n)d finished cities beside it", cities
+    ) % {"n": cities}
     return _("%(kind)s: %(points)s at stake, %(cities)s") % values
 
 
 def place_words(at: winter.Point) -> str:
     """A place on the board: "(2, -1)", row first."""
+    return _place_words(at, get_language())
+
+
+@functools.lru_cache(maxsize=4096)
+def _place_words(at: winter.Point, language: str | None) -> str:
     return pgettext("winter place", "(%(row)d, %(col)d)") % {"row": at[0], "col": at[1]}
 
 

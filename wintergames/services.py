@@ -29,7 +29,9 @@ from accounts.notifications import Event
 from accounts.selectors import vacation_paused
 from accounts.services import ensure_not_banned
 from core.errors import ActionRefused
+from core.ids import is_row_id
 from floor import clocks, mail, push
+from floor.internals import Inserter, RowsById, columns_saver
 from floor.notify import notify
 from wintergames import computer
 from wintergames.models import WinterGame, WinterSeat, WinterTurn
@@ -70,7 +72,7 @@ class TurnPlayed:
 def _touch(game: WinterGame, state: winter.Game | None, *fields: str) -> None:
     # Every change a page must show moves the version its polls and stream compare.
     game.version += 1
-    game.save(update_fields=["version", "updated_at", *fields])
+    columns_saver(WinterGame, ("version", "updated_at", *fields))(game)
     if state is not None:
         remember(game, state)
     poll_states.publish(game.pk, game.version, game.deadline)
@@ -78,12 +80,24 @@ def _touch(game: WinterGame, state: winter.Game | None, *fields: str) -> None:
 
 
 def _locked(game_id: int) -> tuple[WinterGame, list[WinterSeat]]:
-    try:
-        game = WinterGame.objects.select_for_update().get(pk=game_id)
-    except WinterGame.DoesNotExist:
-        raise ActionRefused(_("No such game."), status=404) from None
-    seats = list(game.seats.select_related("user").order_by("position"))
+    # The row lock on the game serialises every change to it.
+    found = _game_locked(game_id) if is_row_id(game_id) else []
+    if not found:
+        raise ActionRefused(_("No such game."), status=404)
+    game = found[0]
+    seats = _seats_of_game(game_id)
+    for seat in seats:
+        seat.game = game  # as reading them through game.seats leaves them
     return game, seats
+
+
+# Every turn takes these two reads and a write of each: their SQL is compiled once a
+# process, not at each turn.
+_game_locked = RowsById(lambda pk: WinterGame.objects.select_for_update().filter(pk=pk))
+_seats_of_game = RowsById(
+    lambda pk: WinterSeat.objects.select_related("user").filter(game_id=pk).order_by("position")
+)
+_turn_insert = Inserter(WinterTurn)
 
 
 @transaction.atomic
@@ -394,9 +408,14 @@ def _start(game: WinterGame, seats: list[WinterSeat]) -> None:
 
 def _store_new_turns(game: WinterGame, state: winter.Game, *, stored: int) -> None:
     now = timezone.now()
+    new = state.turns[stored:]
+    if len(new) == 1:  # a turn's one entry, most often
+        entry = winter.turn_to_json(new[0])
+        _turn_insert(game=game, number=stored + 1, entry=entry, played_at=now)
+        return
     WinterTurn.objects.bulk_create(
         WinterTurn(game=game, number=number, entry=winter.turn_to_json(turn), played_at=now)
-        for number, turn in enumerate(state.turns[stored:], stored + 1)
+        for number, turn in enumerate(new, stored + 1)
     )
 
 

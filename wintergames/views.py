@@ -18,6 +18,7 @@ from accounts.http import AuthenticatedHttpRequest, HtmxHttpRequest
 from core import tokens
 from core.durations import duration_label
 from core.errors import ActionRefused
+from core.ids import is_row_id
 from core.polls import poll
 from wintergames import boardhtml, selectors, services
 from wintergames.boardview import game_page, parse_at, parse_rotation, replay_page
@@ -203,7 +204,7 @@ def _table_context(
 @never_cache
 def game_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """The game page; for an htmx request, the board fragment (a draft step)."""
-    if not pk or pk > 2**62:
+    if not is_row_id(pk):
         raise Http404(_("No such game."))
     game, seats, state = _load(pk)
     params = {key: request.GET.get(key, "")[:20] for key in ("at", "rotation", "follower")}
@@ -294,7 +295,7 @@ def _action_refused(request: HtmxHttpRequest, error: ActionRefused, pk: int) -> 
 
 
 def _check_pk(pk: int) -> None:
-    if not pk or pk > 2**62:
+    if not is_row_id(pk):
         raise Http404(_("No such game."))
 
 
@@ -363,7 +364,7 @@ def computer_add(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
 def computer_remove(request: AuthenticatedHttpRequest, pk: int, seat: int) -> HttpResponse:
     """Take a computer player out: its seat is open for a person again."""
     _check_pk(pk)
-    if seat > 2**62:
+    if not is_row_id(seat):
         raise Http404(_("No such computer player in this game."))
     try:
         services.seat_remove_computer(game_id=pk, user=request.user, seat_id=seat)
@@ -375,7 +376,7 @@ def computer_remove(request: AuthenticatedHttpRequest, pk: int, seat: int) -> Ht
 def game_record(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """The ``winter-game/1`` record so far, with the status, who moves, the tile they drew
     and the scores. Never a tile not yet drawn."""
-    if not pk or pk > 2**62:
+    if not is_row_id(pk):
         raise Http404(_("No such game."))
     game, seats, state = _load(pk)
     if game.status == WinterGame.Status.OPEN:
@@ -405,7 +406,7 @@ def game_replay(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """The board after turn ``turn`` (0 is the start; none or past the end: the last turn
     played), with links to step through. Public for a started game: it shows only turns
     already played, never a drawn tile."""
-    if not pk or pk > 2**62:
+    if not is_row_id(pk):
         raise Http404(_("No such game."))
     game = WinterGame.objects.filter(pk=pk).first()
     if game is None or game.status == WinterGame.Status.OPEN:
