@@ -347,7 +347,10 @@ def _segment_target(
     x, y = boardhtml.spot_of(tile, segment)
     if kind is winter.FeatureKind.ROAD:
         x, y = boardhtml.ROAD_SPOTS.get(segment, (x, y))
-    words = {"kind": boardwords.kind_words(kind), "place": boardwords.place_words(at)}
+    words = {
+        "kind": boardwords.kind_words(kind, language),
+        "place": boardwords.place_words(at, language),
+    }
     # Not a tab stop each: the board's keys move among them (board.js). An escaped title,
     # numbers and the engine's own names.
     title = escape(_("%(kind)s on %(place)s") % words)
@@ -394,7 +397,7 @@ def feature_data(
                 "tiles": [list(at) for at in feature.tiles],
                 "followers": [[f.at[0], f.at[1], f.segment, f.player] for f in feature.followers],
                 "cities": sorted(cities),
-                "text": boardwords.stake_words(feature),
+                "text": boardwords.stake_words(feature, language),
             }
         )
         for at, segment in feature.segments:

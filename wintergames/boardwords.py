@@ -80,9 +80,9 @@ def follower_words(tile: str, rotation: int, name: str) -> str:
     return _("farmer in the field %(where)s") % where if alike > 1 else _("farmer in the field")
 
 
-def kind_words(kind: winter.FeatureKind) -> str:
+def kind_words(kind: winter.FeatureKind, language: str | None = None) -> str:
     """A feature's kind as a noun: "city"."""
-    return _kind_nouns(get_language())[kind]
+    return _kind_nouns(language or get_language())[kind]
 
 
 @functools.lru_cache(maxsize=16)
@@ -96,9 +96,12 @@ def _kind_nouns(language: str | None) -> dict[winter.FeatureKind, str]:
     }
 
 
-def points_words(points: int) -> str:
-    """ "1 point", "3 points" (three forms in Czech)."""
-    return _points_words(points, get_language())
+def points_words(points: int, language: str | None = None) -> str:
+    """ "1 point", "3 points" (three forms in Czech).
+
+    ``language``, here and below, is the active one (``get_language()``), given by a
+    caller that asks for hundreds of words on one page."""
+    return _points_words(points, language or get_language())
 
 
 @functools.lru_cache(maxsize=1024)
@@ -106,10 +109,10 @@ def _points_words(points: int, language: str | None) -> str:
     return ngettext("%(n)d point", "%(n)d points", points) % {"n": points}
 
 
-def stake_words(feature: winter.Feature) -> str:
+def stake_words(feature: winter.Feature, language: str | None = None) -> str:
     """What a feature is worth were it scored now: "City: 8 points at stake"."""
     # Many features share their words ("Road: 2 points at stake"): made once each.
-    return _stake_words(feature.kind, feature.points, feature.cities, get_language())
+    return _stake_words(feature.kind, feature.points, feature.cities, language or get_language())
 
 
 @functools.lru_cache(maxsize=1024)
@@ -123,9 +126,9 @@ def _stake_words(kind: winter.FeatureKind, points: int, cities: int, language: s
     return _("%(kind)s: %(points)s at stake, %(cities)s") % values
 
 
-def place_words(at: winter.Point) -> str:
+def place_words(at: winter.Point, language: str | None = None) -> str:
     """A place on the board: "(2, -1)", row first."""
-    return _place_words(at, get_language())
+    return _place_words(at, language or get_language())
 
 
 @functools.lru_cache(maxsize=4096)
@@ -138,9 +141,11 @@ def _held(feature: winter.Feature, names: Sequence[str]) -> str:
     return ", ".join(names[seat] for seat in owners)
 
 
-def _feature_words(feature: winter.Feature, names: Sequence[str]) -> str:
+def _feature_words(
+    feature: winter.Feature, names: Sequence[str], language: str | None = None
+) -> str:
     held = _held(feature, names)
-    kind = kind_words(feature.kind)
+    kind = kind_words(feature.kind, language)
     return _("%(kind)s (%(who)s)") % {"kind": kind, "who": held} if held else kind
 
 
@@ -245,8 +250,8 @@ def explain(scoring: winter.Scoring, names: Sequence[str]) -> str:
     }
 
 
-def _places(tiles: Sequence[winter.Point]) -> str:
-    shown = ", ".join(place_words(at) for at in tiles[:PLACES_LISTED])
+def _places(tiles: Sequence[winter.Point], language: str | None = None) -> str:
+    shown = ", ".join(place_words(at, language) for at in tiles[:PLACES_LISTED])
     more = len(tiles) - PLACES_LISTED
     if more > 0:
         shown += " " + ngettext("and %(n)d more tile", "and %(n)d more tiles", more) % {"n": more}
@@ -259,6 +264,7 @@ def board_summary(
     """The board as lines of text: the tiles placed, each feature with a follower on it
     (who holds it, where, what it is worth) and how many lie open with nobody on them."""
     board = state.board
+    language = get_language()
     rows = [at[0] for at in board]
     cols = [at[1] for at in board]
     lines = [
@@ -287,10 +293,10 @@ def board_summary(
             # A cloister's tiles are its neighbours as well: name its own place.
             tiles = feature.tiles if kind is not winter.FeatureKind.CLOISTER else ()
             values = {
-                "feature": _feature_words(feature, names),
-                "places": _places(tiles or (feature.segments[0][0],)),
-                "points": points_words(feature.points),
-                "finished": points_words(feature.points_if_completed),
+                "feature": _feature_words(feature, names, language),
+                "places": _places(tiles or (feature.segments[0][0],), language),
+                "points": points_words(feature.points, language),
+                "finished": points_words(feature.points_if_completed, language),
             }
             if kind is winter.FeatureKind.FIELD:
                 line = _("%(feature)s on %(places)s: %(points)s at the end as it stands.")
