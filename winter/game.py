@@ -201,6 +201,8 @@ class Game:
         self._board: dict[Point, Orientation] = {}
         self._base: dict[Point, int] = {}
         self._parent: list[int] = []
+        # Each feature's segments by its root (tuples: a copy of the game shares them).
+        self._members: dict[int, tuple[int, ...]] = {}
         self._kind: list[FeatureKind] = []
         self._where: list[tuple[Point, int]] = []
         self._open: dict[int, int] = {}
@@ -284,7 +286,7 @@ class Game:
         other.__dict__.update(self.__dict__)
         other.turns = list(self.turns)
         other.scorings = list(self.scorings)
-        for name in ("_board", "_base", "_open", "_tiles", "_shields", "_borders"):
+        for name in ("_board", "_base", "_open", "_tiles", "_shields", "_borders", "_members"):
             setattr(other, name, dict(getattr(self, name)))
         for name in ("_followers", "_owner", "_cloisters", "_required", "_bag"):
             setattr(other, name, dict(getattr(self, name)))
@@ -359,20 +361,12 @@ class Game:
 
     def iter_features(self) -> Iterator[Feature]:
         """Every feature on the board (cities, roads, cloisters and fields)."""
-        # One pass groups every segment under its feature's root; asking each root for its
-        # members in turn would walk the whole board once a feature.
-        members: dict[int, list[int]] = {}
-        for gid in range(len(self._parent)):
-            members.setdefault(self._find(gid), []).append(gid)
-        for root in sorted(members):
-            yield self._feature(root, members[root])
+        for root in sorted(self._members):
+            yield self._feature(root)
 
-    def _feature(self, root: int, members: list[int] | None = None) -> Feature:
-        """The feature whose root is ``root``; ``members``, its segments in order, when
-        the caller has them."""
+    def _feature(self, root: int) -> Feature:
         kind = self._kind[root]
-        if members is None:
-            members = [g for g in range(len(self._parent)) if self._find(g) == root]
+        members = sorted(self._members[root])
         segments = tuple(
             (self._where[g][0], self._board[self._where[g][0]].segment_name[self._where[g][1]])
             for g in members
@@ -667,6 +661,7 @@ class Game:
         if ra > rb:
             ra, rb = rb, ra
         self._parent[rb] = ra
+        self._members[ra] += self._members.pop(rb)
         if rb in self._open:
             self._open[ra] += self._open.pop(rb)
             self._tiles[ra] = self._tiles[ra] | self._tiles.pop(rb)
@@ -693,6 +688,7 @@ class Game:
         for index, segment in enumerate(placed.segments):
             gid = base + index
             self._parent.append(gid)
+            self._members[gid] = (gid,)
             self._kind.append(segment.kind)
             self._where.append((at, index))
             if segment.kind is FeatureKind.CITY or segment.kind is FeatureKind.ROAD:

@@ -32,7 +32,19 @@ def check_invariants(game: Game, before: tuple[int, ...]) -> None:
     for seat in range(len(game.players)):
         assert game.supply(seat) + on_board[seat] == FOLLOWERS_PER_PLAYER
         assert game.score(seat) >= before[seat]
+    # The features split the board's segments among them, each segment in one feature, and
+    # the feature found from any of its segments is that one (what lights on the page).
     board = game.board
+    owners = {segment: feature for feature in features for segment in feature.segments}
+    assert len(owners) == sum(len(feature.segments) for feature in features)
+    every = {
+        (at, name) for at, placed in board.items() for name in orientation(*placed).segment_name
+    }
+    assert set(owners) == every
+    for (at, name), feature in owners.items():
+        assert game.feature_at(at, name) == feature
+        if feature.kind is not FeatureKind.CLOISTER:  # (a cloister's tiles: it and around)
+            assert feature.tiles == tuple(sorted({place for place, _ in feature.segments}))
     for (row, col), (name, rotation) in board.items():
         sides = orientation(name, rotation).sides
         for side, (dr, dc) in enumerate(DELTAS):
@@ -61,6 +73,11 @@ def test_random_legal_games_keep_every_invariant(
         move = rng.choice(moves)
         placements = list(move.iter_placements(tile))
         placement = placements[-1] if rng.random() < keen else rng.choice(placements)
+        # A copy plays on its own: the original keeps its features (the pages' previews).
+        if len(game.turns) % 11 == 0:
+            kept = list(game.iter_features())
+            game.copy().play(placement)
+            assert list(game.iter_features()) == kept
         game.play(placement)
         if len(game.turns) % 7 == 0 or game.drawn is None:
             check_invariants(game, before)
