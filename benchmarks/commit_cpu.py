@@ -27,8 +27,9 @@ prefix of this run's own, ``cached_db`` sessions); the server's heap settings
 
 ``--winter`` Winter games (issue #49), one person against three computers (``normal``,
 farmers, untimed), the person's turns as the page sends them (``winter commit``), the
-computers' between them, outside any timed request: a Winter turn's commit measured as a
-Limes round's is.
+computers' between them, outside any timed request, and the person's page's poll that
+finds them played (the board with the person's move to make): a Winter turn's commit
+measured as a Limes round's is.
 
 Every answer's body is hashed, in order, after the few values that differ from run to
 run are replaced (the session's poll tokens, CSRF tokens, the request ids): one digest
@@ -216,7 +217,7 @@ def run(solo: int, duos: int, idle: int, redis: str, expect: str, winter: int) -
             raise RuntimeError(f"poll of game {game.pk} answered {status}, not {expect}")
         return body
 
-    def winter_play(kind: str, user: User, session: str, seed: int) -> None:
+    def winter_play(kinds: tuple[str, str], user: User, session: str, seed: int) -> None:
         game = winter_services.game_create(
             user=user,
             players=4,
@@ -226,6 +227,8 @@ def run(solo: int, duos: int, idle: int, redis: str, expect: str, winter: int) -
             pace="untimed",
             seed=seed,
         )
+        winter_token = mint(Scope.WINTER_GAME, session, game.pk)
+        seen: int | None = None  # the version the person's page shows
         while True:
             game.refresh_from_db()
             if not game.is_running:
@@ -237,6 +240,19 @@ def run(solo: int, duos: int, idle: int, redis: str, expect: str, winter: int) -
                 winter_computer.bots_play(game_id=game.pk, turn_number=len(state.turns))
                 continue
             assert state.drawn is not None
+            session_tokens[session] = winter_token.encode()
+            if seen is not None:
+                # The page's poll finds the computers' turns: the board, the person's move
+                # to make (its legal places, each described).
+                status, _body = request(
+                    kinds[1],
+                    "GET",
+                    f"/winter/games/{game.pk}/poll/",
+                    session,
+                    {"v": str(seen), "t": winter_token},
+                )
+                if status != 200:
+                    raise RuntimeError(f"Winter poll of game {game.pk} answered {status}")
             # The first legal place with a follower on it when there is one: the page's
             # work for a follower's feature is part of the answer.
             moves = state.legal_moves(state.drawn)
@@ -247,11 +263,13 @@ def run(solo: int, duos: int, idle: int, redis: str, expect: str, winter: int) -
                 "follower": move.followers[0] if move.followers else "",
                 "turn": str(len(state.turns)),
             }
-            winter_token = mint(Scope.WINTER_GAME, session, game.pk)
-            session_tokens[session] = winter_token.encode()
-            status, _body = request(kind, "POST", f"/winter/games/{game.pk}/play/", session, fields)
+            status, _body = request(
+                kinds[0], "POST", f"/winter/games/{game.pk}/play/", session, fields
+            )
             if status != 200:
                 raise RuntimeError(f"Winter commit in game {game.pk} answered {status}")
+            game.refresh_from_db()
+            seen = game.version
 
     players = [User.objects.create_user(f"bench{n}", password=None) for n in range(2)]
     sessions = [session_of(user) for user in players]
@@ -318,8 +336,12 @@ def run(solo: int, duos: int, idle: int, redis: str, expect: str, winter: int) -
             kind = "warm-up" if warm else "poll, the round ended"
             poll(kind, game, sessions[0], before, 200, drafting=False)
     for number in range(winter + 1):
+        kinds = ("winter commit", "winter poll, the computers played")
         winter_play(
-            "winter commit" if number else "winter warm-up", players[0], sessions[0], 5400 + number
+            kinds if number else ("winter warm-up", "winter warm-up"),
+            players[0],
+            sessions[0],
+            5400 + number,
         )
     own, machine = time.process_time() - own, machine_busy_seconds() - machine
     clock.stop()

@@ -30,6 +30,12 @@ _DELTAS = ((-1, 0), (0, 1), (1, 0), (0, -1))  # N E S W
 
 def where_words(key: str) -> str:
     """A part of a tile as a phrase that follows a noun: "to the north-east"."""
+    return _where_phrases(get_language())[key]
+
+
+@functools.lru_cache(maxsize=16)
+def _where_phrases(language: str | None) -> dict[str, str]:
+    # Once a language, as the kinds' nouns.
     return {
         "N": pgettext("winter direction", "to the north"),
         "NE": pgettext("winter direction", "to the north-east"),
@@ -40,7 +46,7 @@ def where_words(key: str) -> str:
         "W": pgettext("winter direction", "to the west"),
         "NW": pgettext("winter direction", "to the north-west"),
         "middle": pgettext("winter direction", "in the middle"),
-    }[key]
+    }
 
 
 def direction(segment: winter.Segment) -> str:
@@ -63,6 +69,11 @@ def follower_words(tile: str, rotation: int, name: str) -> str:
 
     Raises InvalidInputError for an unknown tile and ValueError for a name that names no
     segment of the tile."""
+    return _follower_words(tile, rotation, name, get_language())
+
+
+@functools.lru_cache(maxsize=4096)
+def _follower_words(tile: str, rotation: int, name: str, language: str | None) -> str:
     placed = winter.orientation(tile, rotation)
     index = placed.segment_named(name)
     if index is None:
