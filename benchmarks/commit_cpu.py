@@ -335,7 +335,7 @@ def run(solo: int, duos: int, idle: int, redis: str, expect: str, winter: int) -
                 break
             kind = "warm-up" if warm else "poll, the round ended"
             poll(kind, game, sessions[0], before, 200, drafting=False)
-    for number in range(winter + 1):
+    for number in range(winter + 1 if winter else 0):
         kinds = ("winter commit", "winter poll, the computers played")
         winter_play(
             kinds if number else ("winter warm-up", "winter warm-up"),

@@ -338,7 +338,7 @@ def board_parts(
     return parts, view_box
 
 
-@functools.lru_cache(maxsize=8192)
+@boardwords.in_language(maxsize=8192)
 def _segment_target(
     at: winter.Point, tile: str, segment: str, kind: winter.FeatureKind, language: str | None
 ) -> str:

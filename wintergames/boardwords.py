@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
+from django.utils import translation
 from django.utils.text import capfirst
 from django.utils.translation import get_language, ngettext, pgettext
 from django.utils.translation import gettext as _
@@ -27,13 +29,32 @@ _MIDDLE = 10
 PLACES_LISTED = 4
 _DELTAS = ((-1, 0), (0, 1), (1, 0), (0, -1))  # N E S W
 
+T = TypeVar("T")
+
+
+def in_language(maxsize: int) -> Callable[[Callable[..., T]], Callable[..., T]]:
+    """Keep what a function of words returns by its arguments, the last of them the
+    language to say it in (made in that language at the first call, then kept): a board's
+    page asks for the same few hundred words on every turn."""
+
+    def decorate(make: Callable[..., T]) -> Callable[..., T]:
+        @functools.lru_cache(maxsize=maxsize)
+        @functools.wraps(make)
+        def kept(*args: Any) -> T:
+            with translation.override(args[-1]):
+                return make(*args)
+
+        return kept
+
+    return decorate
+
 
 def where_words(key: str) -> str:
     """A part of a tile as a phrase that follows a noun: "to the north-east"."""
     return _where_phrases(get_language())[key]
 
 
-@functools.lru_cache(maxsize=16)
+@in_language(maxsize=16)
 def _where_phrases(language: str | None) -> dict[str, str]:
     # Once a language, as the kinds' nouns.
     return {
@@ -72,7 +93,7 @@ def follower_words(tile: str, rotation: int, name: str) -> str:
     return _follower_words(tile, rotation, name, get_language())
 
 
-@functools.lru_cache(maxsize=4096)
+@in_language(maxsize=4096)
 def _follower_words(tile: str, rotation: int, name: str, language: str | None) -> str:
     placed = winter.orientation(tile, rotation)
     index = placed.segment_named(name)
@@ -96,7 +117,7 @@ def kind_words(kind: winter.FeatureKind, language: str | None = None) -> str:
     return _kind_nouns(language or get_language())[kind]
 
 
-@functools.lru_cache(maxsize=16)
+@in_language(maxsize=16)
 def _kind_nouns(language: str | None) -> dict[winter.FeatureKind, str]:
     # Once a language: a board's words ask for these nouns hundreds of times.
     return {
@@ -115,7 +136,7 @@ def points_words(points: int, language: str | None = None) -> str:
     return _points_words(points, language or get_language())
 
 
-@functools.lru_cache(maxsize=1024)
+@in_language(maxsize=1024)
 def _points_words(points: int, language: str | None) -> str:
     return ngettext("%(n)d point", "%(n)d points", points) % {"n": points}
 
@@ -126,7 +147,7 @@ def stake_words(feature: winter.Feature, language: str | None = None) -> str:
     return _stake_words(feature.kind, feature.points, feature.cities, language or get_language())
 
 
-@functools.lru_cache(maxsize=1024)
+@in_language(maxsize=1024)
 def _stake_words(kind: winter.FeatureKind, points: int, cities: int, language: str | None) -> str:
     values = {"kind": capfirst(kind_words(kind)), "points": points_words(points)}
     if kind is not winter.FeatureKind.FIELD:
@@ -142,7 +163,7 @@ def place_words(at: winter.Point, language: str | None = None) -> str:
     return _place_words(at, language or get_language())
 
 
-@functools.lru_cache(maxsize=4096)
+@in_language(maxsize=4096)
 def _place_words(at: winter.Point, language: str | None) -> str:
     return pgettext("winter place", "(%(row)d, %(col)d)") % {"row": at[0], "col": at[1]}
 

@@ -202,3 +202,22 @@ def test_the_scores_were_the_game_to_end_now_take_czech_plurals(client: Client, 
     for name, total in zip(_state(game).players, _state(game).totals(), strict=True):
         form = "bod" if total == 1 else "body" if 2 <= total <= 4 else "bodů"
         assert f"{name}: {total} {form}" in page
+
+
+def test_words_kept_for_the_next_page_stay_in_their_own_language() -> None:
+    # The board's words are made once a language and kept: asked for in one language while
+    # another is active, they come in the one asked for, and each language keeps its own.
+    with translation.override("en"):
+        english = boardwords.points_words(5)
+        czech = boardwords.points_words(5, "cs")
+        german_stake = boardwords.place_words((2, -1), "de")
+    assert english == "5 points"
+    assert czech == "5 bodů"
+    with translation.override("cs"):
+        assert boardwords.points_words(5) == "5 bodů"
+        assert boardwords.follower_words("WinD", 0, "N") != "knight in the city"
+    with translation.override("en"):
+        assert boardwords.points_words(5) == "5 points"
+        assert boardwords.follower_words("WinD", 0, "N") == "knight in the city"
+    with translation.override("de"):
+        assert boardwords.place_words((2, -1)) == german_stake
