@@ -519,26 +519,30 @@ def drafting_json(
         grid.append(keys)
     descriptions: dict[str, int] = {}
     described: dict[tuple[int, int], int] = {}  # by terrain code and region size
-    placements: dict[str, dict[str, object]] = {}
-    # The same zones and endings recur across a round's placements and workers: each
-    # one's JSON value is made once a round (shared lists encode like copies).
-    zone_texts: dict[tuple[Point, ...], str] = {}
-    endings: dict[rules.Ending, list[object]] = {}
-    rows: dict[tuple[int, int, int], list[int]] = {}
-    moves_made: dict[rules.drafting.Move, list[object]] = {}
+    # The placements are most of the data and repeat themselves: a round's few region rows,
+    # endings and moves recur across its placements and workers. Each one's JSON text is
+    # made once a round and the placements' text put together from them, as json.dumps
+    # would write it (only numbers, null and strings with nothing to escape).
+    placements: list[str] = []
+    rows: dict[tuple[int, int, int], str] = {}
+    endings: dict[rules.Ending, str] = {}
+    moves_made: dict[rules.drafting.Move, str] = {}
 
-    def ending(end: rules.Ending) -> list[object]:
+    def ending(end: rules.Ending) -> str:
+        # The ending's items, without brackets: it ends a longer list too.
         made = endings.get(end)
         if made is None:
             total, uncounted = end
-            made = endings[end] = [total, _keys(uncounted)] if uncounted else [total]
+            made = endings[end] = f'{total},"{_keys(uncounted)}"' if uncounted else str(total)
         return made
 
-    def zones_text(zones: tuple[Point, ...]) -> str:
-        text = zone_texts.get(zones)
-        if text is None:
-            text = zone_texts[zones] = _keys(zones)
-        return text
+    def move_text(move: rules.drafting.Move) -> str:
+        made = moves_made.get(move)
+        if made is None:
+            region, zones, counts, end = move
+            where = "null" if zones is None else f'"{_keys(zones)}"'
+            made = moves_made[move] = f"[{region},{where},{int(counts)},{ending(end)}]"
+        return made
 
     for outcomes in rules.iter_draft_outcomes(board, card, variants):
         land = outcomes.landscape
@@ -547,7 +551,7 @@ def drafting_json(
         for code, members, points in zip(
             regions.terrain, regions.cells, regions.value, strict=True
         ):
-            # A region's row, by terrain, size and points: made once a round.
+            # A region's row, by terrain, size and points.
             shape = (code, len(members), points)
             made = rows.get(shape)
             if made is None:
@@ -556,35 +560,21 @@ def drafting_json(
                 if index is None:
                     text = _describe(language, _TERRAIN_ORDER[code].profession, len(members))
                     index = described[kind] = descriptions.setdefault(text, len(descriptions))
-                made = rows[shape] = [index, points]
+                made = rows[shape] = f"[{index},{points}]"
             table.append(made)
+        moves = ",".join(
+            f'"{_key(source)}":[{",".join(map(move_text, found))}]'
+            for source, found in outcomes.move.items()
+        )
+        places = ",".join(f'["{_key(zone)}",{ending(end)}]' for zone, end in outcomes.place)
         placement = outcomes.placement
-        move = {}
-        for source, found in outcomes.move.items():
-            entries = []
-            for found_move in found:
-                # The same move recurs across placements: each entry made once a round.
-                entry = moves_made.get(found_move)
-                if entry is None:
-                    region, zones, counts, end = found_move
-                    entry = [region, None if zones is None else zones_text(zones)]
-                    entry.append(1 if counts else 0)
-                    entry += ending(end)
-                    moves_made[found_move] = entry
-                entries.append(entry)
-            move[_key(source)] = entries
-        placements[f"{_key(placement.card_at)}@{placement.rotation}"] = {
-            "grid": [
-                land.top,
-                land.left,
-                land.width,
-                "".join(map(_REGION_CHARS.__getitem__, regions.region_of)),
-            ],
-            "regions": table,
-            "keep": ending(outcomes.keep),
-            "place": [[_key(zone), *ending(end)] for zone, end in outcomes.place],
-            "move": move,
-        }
+        region_map = "".join(map(_REGION_CHARS.__getitem__, regions.region_of))
+        placements.append(
+            f'"{_key(placement.card_at)}@{placement.rotation}":'
+            f'{{"grid":[{land.top},{land.left},{land.width},"{region_map}"],'
+            f'"regions":[{",".join(table)}],"keep":[{ending(outcomes.keep)}],'
+            f'"place":[{places}],"move":{{{moves}}}}}'
+        )
     data = {
         "n": number,
         "supply": board.supply,
@@ -606,10 +596,11 @@ def drafting_json(
             for rotation in rules.ROTATIONS
         },
         "descriptions": list(descriptions),
-        "placements": placements,
     }
     # No container holds itself, and the shared ones above would only be looked for.
-    return json.dumps(data, separators=(",", ":"), ensure_ascii=False, check_circular=False)
+    head = json.dumps(data, separators=(",", ":"), ensure_ascii=False, check_circular=False)
+    # The placements last, as their key came last in the dict this once was.
+    return f'{head[:-1]},"placements":{{{",".join(placements)}}}}}'
 
 
 _TERRAIN_ORDER = tuple(rules.Terrain)  # as the rules' terrain codes number them

@@ -4,6 +4,7 @@ same outcomes the server draws, the round's card and no other."""
 from __future__ import annotations
 
 import json
+import random
 import re
 from collections.abc import Callable
 from typing import Any
@@ -84,6 +85,25 @@ def test_every_outcome_is_the_score_the_server_draws_for_that_draft(
             assert score_total(html) == total
             checked += 1
     assert checked > 10
+
+
+@pytest.mark.parametrize("variants", [rules.Variants(), rules.Variants(True, True)])
+def test_the_drafting_data_is_plain_compact_json(variants: rules.Variants) -> None:
+    # Its placements are written as text, not by json.dumps: the page must get the same.
+    game = rules.Game.new(["solo"], random.Random(3), variants=variants, deck=rules.load_deck())
+    scored_moves = uncounted = 0
+    while (card := game.current_card) is not None:
+        board = game.boards["solo"]
+        text = boardview.drafting_json(board, card, variants, game.round)
+        data = json.loads(text)
+        assert json.dumps(data, separators=(",", ":"), ensure_ascii=False) == text
+        for placement in data["placements"].values():
+            moves = [m for ms in placement["move"].values() for m in ms]
+            scored_moves += sum(m[1] is not None for m in moves)
+            uncounted += sum(len(m) == 5 for m in moves) + len(placement["keep"]) - 1
+        game.play("solo", rules.reference_turn(board, card, variants))
+    # Moves into a region scored already, and workers another scores, were written too.
+    assert scored_moves and uncounted
 
 
 def test_the_drafting_data_is_made_once_a_round_and_seat(
