@@ -16,7 +16,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from accounts.models import Notification, PushSubscription, User
-from accounts.notifications import Channel, Event
+from accounts.notifications import CHANNELS, Channel, Event
 from accounts.selectors import notification_channels, vacation_current
 from accounts.site_url import site_url
 from accounts.vapid import push_enabled
@@ -47,6 +47,14 @@ def notify(
     """
     if user.is_deleted:
         return None
+    # An event that could only be pushed (a live turn, or a turn whose mail is batched)
+    # reaches no one without a device to push to, the usual case: then which channels the
+    # player chose need not be read.
+    only_push = Channel.SITE not in CHANNELS[event] and not (
+        mail_too and user.email and Channel.EMAIL in CHANNELS[event]
+    )
+    if only_push and not _has_devices(user):
+        return None
     channels = notification_channels(user, event)
     with translation.override(user.language_for_messages):
         body = text()[:TEXT_MAX_LENGTH]
@@ -66,7 +74,10 @@ def notify(
         message = f"{body}\n\n{site_url()}{url}\n\n{footer}"
         mail.mail_send(to=user.email, subject=subject, body=message)
     if Channel.PUSH in channels:
-        push_queue(user=user, title=title, body=body, url=url, tag=event.value)
+        if only_push:  # its devices were found above
+            _push_queued(user, title, body, url, event.value)
+        else:
+            push_queue(user=user, title=title, body=body, url=url, tag=event.value)
     return notification
 
 
@@ -77,7 +88,14 @@ def push_queue(*, user: User, title: str, body: str, url: str, tag: str) -> None
     The payload is what the notification shows: a title, a text and the page to open. It
     never holds a card: a game's page shows those to whoever may see them.
     """
-    if not push_enabled() or not PushSubscription.objects.filter(user=user).exists():
-        return
+    if _has_devices(user):
+        _push_queued(user, title, body, url, tag)
+
+
+def _has_devices(user: User) -> bool:
+    return push_enabled() and PushSubscription.objects.filter(user=user).exists()
+
+
+def _push_queued(user: User, title: str, body: str, url: str, tag: str) -> None:
     args = (user.pk, title, body, url, tag)
     transaction.on_commit(lambda: tasks.webpush_send.enqueue(*args))

@@ -18,7 +18,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import Notification, PushSubscription, User
+from accounts.notifications import Event
 from accounts.services import notification_preferences_set, vacation_end, vacation_start
+from floor.notify import notify
 from games.models import Game
 from social import services as social
 from tests.conftest import PushService, Tarpit
@@ -294,6 +296,25 @@ def test_a_live_turn_is_pushed_for_the_service_worker_to_show_only_if_hidden(
         game = started_game([ana, ben], pace=Game.Pace.LIVE)
     (message,) = push_service.messages()
     assert (message["tag"], message["url"]) == ("live_turn", f"/games/{game.pk}/")
+
+
+def test_a_live_turn_asks_only_for_devices_where_there_is_none(
+    push_service: PushService, committed: Callable[[], Any], django_assert_num_queries: Any
+) -> None:
+    # The usual case at a live table: without a device nothing can reach the player, so
+    # their choices are not read; with one, it goes as they chose.
+    ana, ben = UserFactory(), UserFactory()
+    with django_assert_num_queries(1):
+        assert notify(user=ben, event=Event.LIVE_TURN, text=lambda: "go", url="/") is None
+    push_service.device(ben)
+    notification_preferences_set(user=ana, choices={("live_turn", "push"): False})
+    push_service.device(ana, "tablet")
+    with committed():
+        notify(user=ben, event=Event.LIVE_TURN, text=lambda: "go", url="/games/")
+        notify(user=ana, event=Event.LIVE_TURN, text=lambda: "go", url="/games/")
+    (message,) = push_service.messages()
+    assert (message["body"], message["url"]) == ("go", "/games/")
+    assert push_service.messages("tablet") == []
 
 
 def test_a_player_on_vacation_gets_the_notice_but_no_mail_nor_push(
