@@ -70,13 +70,17 @@ def drafting_data(view: RoundView) -> SafeString:
     words = drafting_words(get_language())
     # Safe: JSON with <, > and & escaped cannot close the element (as json_script does).
     return mark_safe(
-        f'<script type="application/json" id="draft-data">{data.translate(_JSON_ESCAPES)}'
+        f'<script type="application/json" id="draft-data">{_script_safe(data)}'
         f'</script>\n<script type="application/json" id="draft-words">'
-        f"{words.translate(_JSON_ESCAPES)}</script>"
+        f"{_script_safe(words)}</script>"
     )
 
 
-_JSON_ESCAPES = {ord(">"): "\\u003E", ord("<"): "\\u003C", ord("&"): "\\u0026"}
+def _script_safe(json_text: str) -> str:
+    # What json_script's translate() does, by three replaces: a str.translate whose
+    # replacements are longer than a character looks up each of the data's tens of
+    # thousands of characters, where a replace searches at C speed.
+    return json_text.replace(">", "\\u003E").replace("<", "\\u003C").replace("&", "\\u0026")
 
 
 @register.simple_tag

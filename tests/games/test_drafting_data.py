@@ -15,6 +15,7 @@ from django.test import Client
 import rules
 from games import boardview, rebuild, services
 from games.models import Game
+from games.templatetags import boards
 from tests.factories import UserFactory
 from tests.pages import HTMX, client_for, turn_fields
 
@@ -104,6 +105,22 @@ def test_the_drafting_data_is_plain_compact_json(variants: rules.Variants) -> No
         game.play("solo", rules.reference_turn(board, card, variants))
     # Moves into a region scored already, and workers another scores, were written too.
     assert scored_moves and uncounted
+
+
+def test_no_text_in_the_drafting_data_can_close_its_script_element(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    hostile = {"word": "</script><b>&amp;"}
+    monkeypatch.setattr(boards, "drafting_words", lambda language: json.dumps(hostile))
+    card = rules.load_deck().card(1)
+    view = boardview.round_view(rules.Board(), card, rules.Variants(), boardview.Draft(round=1))
+    html = boards.drafting_data(view)
+    words = re.search(r'<script type="application/json" id="draft-words">(.*?)</script>', html)
+    assert words and html.count("</script>") == 2 and "<b>" not in html
+    # As json_script escapes them: the page's JSON.parse reads the same text.
+    assert words.group(1) == '{"word": "\\u003C/script\\u003E\\u003Cb\\u003E\\u0026amp;"}'
+    assert json.loads(words.group(1)) == hostile
+    assert drafting_data(html)["n"] == 1
 
 
 def test_the_drafting_data_is_made_once_a_round_and_seat(
