@@ -11,7 +11,6 @@ from __future__ import annotations
 from django_tasks import task
 
 import winter.bot
-from floor.taskqueue import fair_priority
 from wintergames import services
 from wintergames.models import WinterGame
 from wintergames.rebuild import winter_game
@@ -44,6 +43,10 @@ def bots_play_task(game_id: int, turn_number: int) -> int:
 
 
 def bots_play_enqueue(game_id: int, turn_number: int) -> None:
-    """Queue a computer player's turn, behind the other Winter turns already waiting."""
-    priority = fair_priority(bots_play_task.module_path, BOTS_PRIORITY, [game_id])
-    bots_play_task.using(priority=priority).enqueue(game_id, turn_number)
+    """Queue a computer player's turn, behind the other Winter turns already waiting.
+
+    A game has one computer's turn queued at a time (the next is queued when it is
+    played), so counting the game's turns already waiting, as Limes counts a player's
+    (``floor.taskqueue.fair_priority``), would always find none: the turn takes the
+    computers' priority as it is."""
+    bots_play_task.using(priority=BOTS_PRIORITY).enqueue(game_id, turn_number)
