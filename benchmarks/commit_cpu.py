@@ -29,7 +29,8 @@ prefix of this run's own, ``cached_db`` sessions); the server's heap settings
 farmers, untimed), the person's turns as the page sends them (``winter commit``), the
 computers' between them, outside any timed request, and the person's page's poll that
 finds them played (the board with the person's move to make): a Winter turn's commit
-measured as a Limes round's is.
+measured as a Limes round's is. At the end, the size of the last game's page and board
+fragment with every tile down.
 
 Every answer's body is hashed, in order, after the few values that differ from run to
 run are replaced (the session's poll tokens, CSRF tokens, the request ids): one digest
@@ -43,6 +44,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import gzip
 import hashlib
 import logging
 import os
@@ -101,6 +103,7 @@ def run(solo: int, duos: int, idle: int, redis: str, expect: str, winter: int) -
     from limes_site import warmup
     from wintergames import computer as winter_computer
     from wintergames import services as winter_services
+    from wintergames.models import WinterGame
     from wintergames.rebuild import winter_game
 
     overrides: dict[str, Any] = {
@@ -135,6 +138,7 @@ def run(solo: int, duos: int, idle: int, redis: str, expect: str, winter: int) -
     factory = RequestFactory()
     digest = hashlib.sha256()
     winter_digest = hashlib.sha256()
+    winter_sizes: list[str] = []
     answers = 0
     cpu: dict[str, list[float]] = defaultdict(list)
     thread: dict[str, list[float]] = defaultdict(list)
@@ -343,6 +347,24 @@ def run(solo: int, duos: int, idle: int, redis: str, expect: str, winter: int) -
             sessions[0],
             5400 + number,
         )
+
+    def ignore_status(_line: str, _headers: object, *_error: object) -> Any:
+        return None
+
+    if winter:
+        # The last game's page and board fragment once every tile is down (not timed).
+        last = WinterGame.objects.order_by("-pk").first()
+        assert last is not None
+        cookie = f"{settings.SESSION_COOKIE_NAME}={sessions[0]}"
+        for htmx, name in ((False, "page"), (True, "board fragment")):
+            headers = {"Cookie": cookie, **({"HX-Request": "true"} if htmx else {})}
+            made = factory.get(f"/winter/games/{last.pk}/", headers=headers)
+            body = b"".join(handler(made.environ, ignore_status))
+            tiles = len(winter_game(last, list(last.seats.all())).board)
+            winter_sizes.append(
+                f"Winter {name} at {tiles} tiles: {len(body):,} bytes, "
+                f"{len(gzip.compress(body)):,} gzipped."
+            )
     own, machine = time.process_time() - own, machine_busy_seconds() - machine
     clock.stop()
 
@@ -380,6 +402,7 @@ def run(solo: int, duos: int, idle: int, redis: str, expect: str, winter: int) -
     print(f"Answers: {answers}, digest {found}")
     if winter:
         print(f"Winter answers' digest {winter_digest.hexdigest()}")
+        print(*winter_sizes, sep="\n")
     if expect and found != expect:
         print(f"DIFFERENT from the expected digest {expect}")
         sys.exit(1)
