@@ -11,6 +11,8 @@ import pytest
 from tests.browser.pages import settle, sign_in
 from tests.factories import UserFactory
 from wintergames import services
+from wintergames.models import WinterGame
+from wintergames.rebuild import winter_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -63,3 +65,59 @@ def test_the_poll_rests_while_the_stream_is_open_and_resumes_when_it_drops(
     dropped = time.monotonic()
     page.wait_for_timeout(4_500)
     assert len([at for at in polls if at > dropped]) >= 2  # every 2 s again
+
+
+def test_a_turn_told_while_the_commit_was_under_way_is_not_lost(
+    page: Any, live_server: Any
+) -> None:
+    # The stream's event of the other player's turn comes while ana's commit is under way:
+    # the poll it sets off is queued on the poller that the commit's answer takes off the
+    # page, and is lost. The page must still come to ana's turn, with no reload.
+    base = live_server.url
+    ana, ben = UserFactory(username="ana"), UserFactory(username="ben")
+    game = services.game_create(
+        user=ana, players=2, computers=0, level="easy", farmers=True, pace="untimed"
+    )
+    services.game_join(game_id=game.pk, user=ben)
+    page.route("**/stream/**", lambda route: None)  # the test says what the stream tells
+    held: list[Any] = []
+    page.route("**/play/", lambda route: held.append(route))
+    sign_in(page, base, "ana")
+    page.goto(f"{base}/winter/games/{game.pk}/")
+    settle(page)
+    page.wait_for_function("() => window.htmx !== undefined")
+    page.evaluate(
+        f"""() => {{
+            window.testStream = new EventTarget();
+            {SOURCE}.dispatchEvent(new CustomEvent("htmx:sseOpen",
+                {{ bubbles: true, detail: {{ source: window.testStream }} }}));
+        }}"""
+    )
+
+    page.locator("a.w-place").first.click()
+    page.wait_for_function("() => !document.querySelector('[data-testid=winter-commit]').disabled")
+    page.locator("[data-testid=winter-commit]").click()
+    while not held:
+        page.wait_for_timeout(50)
+    answer = held[0].fetch()  # ana's turn is played; its answer not yet on the page
+    played = WinterGame.objects.get(pk=game.pk)
+    state = winter_game(played, list(played.seats.order_by("position")))
+    assert state.drawn is not None and state.to_move == 1
+    move = state.legal_moves(state.drawn)[0]
+    services.turn_play(
+        game_id=game.pk,
+        user=ben,
+        at=move.at,
+        rotation=move.rotation,
+        follower=None,
+        turn_number=len(state.turns),
+    )
+    version = WinterGame.objects.get(pk=game.pk).version
+    page.evaluate(
+        f"""() => window.testStream.dispatchEvent(
+            new MessageEvent("game", {{ data: JSON.stringify({{ version: {version} }}) }}))"""
+    )
+    held[0].fulfill(response=answer)
+
+    page.locator("[data-testid=winter-bar]").wait_for(timeout=5_000)  # ana's turn again
+    assert page.get_attribute("[data-testid=winter-board]", "data-version") == str(version)
