@@ -12,6 +12,11 @@ CPU that the cluster, PostgreSQL, locust and anything else used, and the load av
 Afterwards it checks every commit against the database: a move the server acknowledged
 must be stored once (none lost, none doubled), and no stored move may lack a commit.
 
+With ``--push`` the multiplayer pages hold their event streams, all from 127.0.0.1: start
+the cluster with ``STREAMS_PER_ADDRESS`` above the number of users (the proxy's default,
+100, is meant for one household, not a whole load run), or the pages past it are refused
+their stream and poll every 2 s (the table's "stream" row counts them as failures).
+
 Solo players draft in the page, as the board does since issue #42 (no request between
 commits); ``--draft-partials`` makes them ask for two board partials a round as before,
 for comparison.
@@ -69,6 +74,7 @@ KINDS = [
     "game page",
     "poll",
     "delivery",
+    "stream",
     "new game",
     "home, signed in",
     "lobby",
@@ -269,6 +275,15 @@ def run(args: argparse.Namespace, users: int, sessions: Path, out: Path) -> None
             f"| {name} | {row['Request Count']} | {row['Failure Count']} | {row['50%']} "
             f"| {row['95%']} | {row['99%']} | {float(row['Max Response Time']):.0f} "
             f"| {float(row['Requests/s']):.1f} |"
+        )
+    streams = rows.get("stream")
+    if streams is not None and int(streams["Failure Count"]):
+        # Every simulated player comes from 127.0.0.1: the proxy's limit of streams per
+        # address (STREAMS_PER_ADDRESS, 100 by default) is one address's, not one player's.
+        print(
+            f"{streams['Failure Count']} pages went without their stream (refused) and "
+            "polled every 2 s instead: start the cluster with STREAMS_PER_ADDRESS above "
+            "the number of users for a run in which every page listens."
         )
     total = rows.get("Aggregated")
     if killer is None and total is not None and int(total["Request Count"]):

@@ -72,7 +72,8 @@ POLL_SECONDS = 2.0
 PUSH = os.environ.get("LIMES_LOAD_PUSH") == "1"
 # Draft through the server's board partials, as the page did before it drafted by itself.
 PARTIALS = os.environ.get("LIMES_LOAD_PARTIALS") == "1"
-# With push, a page that heard nothing for this long polls anyway (a stream may be down).
+# With push, a page that heard nothing for this long polls anyway. Its stream refused or
+# closed, it polls every POLL_SECONDS, as the page's timer does while its stream is down.
 PUSH_FALLBACK_SECONDS = 30.0
 INVITE = re.compile(r"/join/([A-Z0-9]{8})/")
 RULESETS = ["standard", "diagonal", "ferryman", "both"]
@@ -311,10 +312,18 @@ class MultiPlayer(SignedIn):
         self.listener = gevent.spawn(self.listen, port, path)
 
     def listen(self, port: int, path: str) -> None:
+        started = time.monotonic()
         try:
             stream = EventStream(port, path, {"sessionid": self.player["sessionid"]}, timeout=60)
-        except OSError:
+        except OSError as error:
+            self.stream_opened(started, error)
             return
+        if stream.status != 200:
+            # Refused (the proxy's limits answer 429 or 503): the page polls instead.
+            self.stream_opened(started, RuntimeError(f"status {stream.status}"))
+            stream.close()
+            return
+        self.stream_opened(started, None)
         try:
             while True:
                 stream.next_event()
@@ -324,6 +333,18 @@ class MultiPlayer(SignedIn):
         finally:
             stream.close()
 
+    def stream_opened(self, started: float, error: Exception | None) -> None:
+        """A stream opened, or was refused: as a request kind of its own ("stream"), so
+        that a run shows how many pages went without one."""
+        self.environment.events.request.fire(
+            request_type="SSE",
+            name="stream",
+            response_time=(time.monotonic() - started) * 1e3,
+            response_length=0,
+            exception=error,
+            context={},
+        )
+
     def close_stream(self) -> None:
         if self.listener is not None:
             self.listener.kill(block=False)
@@ -332,7 +353,8 @@ class MultiPlayer(SignedIn):
     def wait_for_news(self, seconds: float) -> bool:
         """Wait as the page does; True when it would poll now (an event, or the timer)."""
         if not PUSH or self.listener is None or self.listener.dead:
-            time.sleep(seconds)
+            # No stream, or none any more (refused, or closed): the page's timer polls.
+            time.sleep(min(seconds, POLL_SECONDS))
             return True
         heard = self.news.wait(seconds)
         self.news.clear()
