@@ -36,7 +36,7 @@ from accounts.selectors import vacation_paused
 from accounts.services import ensure_not_banned
 from core.errors import ActionRefused
 from core.ids import is_row_id
-from floor import clocks, mail, push
+from floor import clocks, limits, mail, push
 from floor.internals import ColumnsSaver, Inserter, RowsById, columns_saver
 from floor.notify import notify
 from floor.taskqueue import COMPUTERS
@@ -81,13 +81,12 @@ MAX_SEATS = 8
 # Readable invitation codes: no 0/O, 1/I/L.
 INVITE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 INVITE_LENGTH = 8
-# Games one player may have waiting for players at once, and solo games in play (the
-# daily challenge aside): enough for anyone, and no flood of the lobby or the tables.
-MAX_OPEN_GAMES = 3
+# Games one player may have waiting for players at once and with computer players
+# (floor.limits, as Winter's), and solo games in play (the daily challenge aside): enough
+# for anyone, and no flood of the lobby, the tables or the computers' queue.
+MAX_OPEN_GAMES = limits.MAX_OPEN_GAMES
 MAX_SOLO_IN_PLAY = 10
-# Games with computer players one player may have waiting or in play: each keeps the task
-# worker busy, and forty of them at once held everyone else's computers back.
-MAX_BOT_GAMES = 3
+MAX_BOT_GAMES = limits.MAX_COMPUTER_GAMES
 
 
 @transaction.atomic
@@ -107,7 +106,7 @@ def game_create_solo(
     or a competition's game is not counted, nor refused).
     """
     if daily is None and sealed_until is None:
-        _lock_player(user)
+        limits.lock_person(user)
         in_play = Game.objects.filter(
             mode=Game.Mode.SOLO, status=Game.Status.ACTIVE, created_by=user, daily__isnull=True
         ).count()
@@ -226,13 +225,9 @@ def game_create_multi(
     round_seconds = round_seconds or DEFAULT_ROUND_SECONDS[Game.Pace(pace)]
     if round_seconds not in ROUND_SECONDS[Game.Pace(pace)]:
         raise ActionRefused(_("That time per round is not offered for this pace."))
-    _lock_player(user)
+    limits.lock_person(user)
     waiting = Game.objects.filter(status=Game.Status.OPEN, created_by=user).count()
-    if waiting >= MAX_OPEN_GAMES:
-        raise ActionRefused(
-            _("You have %d games waiting for players: start or cancel one first.") % waiting,
-            status=409,
-        )
+    limits.ensure_open_games_room(waiting, MAX_OPEN_GAMES)
     if bots:
         _ensure_bot_games_room(user)
     game = _new_game(
@@ -276,7 +271,7 @@ def seat_add_bot(*, game: Game, user: User, level: str) -> Seat:
     _ensure_creator(game, user, _("Only the player who created this game can add computers."))
     _ensure_open(game)
     if not any(seat.is_bot for seat in seats):
-        _lock_player(user)
+        limits.lock_person(user)
         _ensure_bot_games_room(user)
     if len(seats) >= game.seats_max:
         raise ActionRefused(_("This game is full."), status=409)
@@ -312,24 +307,14 @@ def _new_invite_code() -> str:
             return code
 
 
-def _lock_player(user: User) -> None:
-    # The player's row lock makes a count of their games exact when two requests race.
-    User.objects.select_for_update().filter(pk=user.pk).first()
-
-
 def _ensure_bot_games_room(user: User) -> None:
-    # Under the player's row lock: two requests at once cannot both take the last place.
+    # Under the player's row lock (limits.lock_person).
     with_bots = Game.objects.filter(
         created_by=user,
         status__in=(Game.Status.OPEN, Game.Status.ACTIVE),
         seats__bot_level__gt="",
     ).distinct()
-    count = with_bots.count()
-    if count >= MAX_BOT_GAMES:
-        raise ActionRefused(
-            _("You have %d games with computer players: finish or cancel one first.") % count,
-            status=409,
-        )
+    limits.ensure_computer_games_room(with_bots.count(), MAX_BOT_GAMES)
 
 
 def _locked(game_id: int) -> tuple[Game, list[Seat]]:

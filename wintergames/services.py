@@ -30,7 +30,7 @@ from accounts.selectors import vacation_paused
 from accounts.services import ensure_not_banned
 from core.errors import ActionRefused
 from core.ids import is_row_id
-from floor import clocks, mail, push
+from floor import clocks, limits, mail, push
 from floor.internals import Inserter, RowsById, columns_saver
 from floor.notify import notify
 from wintergames import computer
@@ -192,6 +192,14 @@ def _open(
     if pace not in WinterGame.Pace.values:
         raise ActionRefused(_("Choose the game's pace."))
     _check_turn_seconds(pace, turn_seconds)
+    # One person's caps (floor.limits), under their row lock: no flood of the lobby, which
+    # lists the newest open games, nor of the computers' queue.
+    limits.lock_person(user)
+    if levels.count("") > 1:
+        waiting = WinterGame.objects.filter(status=WinterGame.Status.OPEN, created_by=user)
+        limits.ensure_open_games_room(waiting.count())
+    if any(levels):
+        limits.ensure_computer_games_room(_computer_games(user))
     game = WinterGame.objects.create(
         seed=secrets.randbelow(2**31) if seed is None else seed,
         farmers=farmers,
@@ -218,6 +226,21 @@ def _open(
     else:
         _start(game, seats)
     return game
+
+
+def _computer_games(user: User) -> int:
+    # Games ``user`` opened with computers they chose (a person who resigned is played by
+    # the computer too, but was not chosen), waiting or in play.
+    return (
+        WinterGame.objects.filter(
+            created_by=user,
+            status__in=(WinterGame.Status.OPEN, WinterGame.Status.RUNNING),
+            seats__bot_level__gt="",
+            seats__resigned=False,
+        )
+        .distinct()
+        .count()
+    )
 
 
 def _ensure_open(game: WinterGame) -> None:
@@ -321,6 +344,10 @@ def seat_add_computer(
     seat = next((s for s in reversed(seats) if s.is_open), None)
     if seat is None:
         raise ActionRefused(_("Every seat is taken."), status=409)
+    if not any(s.is_bot for s in seats):
+        # The game's first computer: it counts towards the creator's cap now.
+        limits.lock_person(user)
+        limits.ensure_computer_games_room(_computer_games(user))
     seat.bot_level = level
     seat.save(update_fields=["bot_level"])
     _seat_taken(game, seats)

@@ -62,7 +62,7 @@ def _turn_selects() -> list[dict[str, object]]:
     return selects
 
 
-def home(request: HtmxHttpRequest) -> HttpResponse:
+def home(request: HtmxHttpRequest, *, status: int = 200) -> HttpResponse:
     """The game's page: how to play, a new game, the games waiting for players."""
     context = {
         "open_games": selectors.games_open(),
@@ -71,7 +71,7 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
         "levels": WinterSeat.Level.choices,
         "turn_selects": _turn_selects(),
     }
-    return render(request, "wintergames/home.html", context)
+    return render(request, "wintergames/home.html", context, status=status)
 
 
 def rules_page(request: HtmxHttpRequest) -> HttpResponse:
@@ -118,7 +118,9 @@ def game_new(request: AuthenticatedHttpRequest) -> HttpResponse:
             turn_seconds=_turn_seconds(post, post.get("pace", "")),
         )
     except ActionRefused as error:
-        return HttpResponse(error.messages[0], status=error.status, content_type="text/plain")
+        # The form's page again, the reason above it, with the refusal's status.
+        messages.error(request, error.messages[0])
+        return home(request, status=error.status)
     return redirect("winter:detail", pk=game.pk)
 
 

@@ -1,0 +1,92 @@
+"""One person cannot flood Winter's lobby with open games, nor the computers' queue with
+games against computers (floor.limits, as Limes)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from accounts.models import User
+from core.errors import ActionRefused
+from floor import limits
+from tests.factories import UserFactory
+from wintergames import computer, services
+from wintergames.models import WinterGame
+
+pytestmark = pytest.mark.django_db
+
+NEW = {"level": "easy", "pace": "live", "farmers": "on"}
+
+
+def _open(user: User, *, players: int, computers: int = 0) -> WinterGame:
+    return services.game_create(
+        user=user, players=players, computers=computers, level="easy", farmers=True, pace="live"
+    )
+
+
+def test_a_person_has_at_most_a_few_games_waiting_for_players(client: Client, user: User) -> None:
+    waiting = [_open(user, players=3) for _ in range(limits.MAX_OPEN_GAMES)]
+    with pytest.raises(ActionRefused, match="waiting for players"):
+        _open(user, players=2)
+    # The form says why on its own page, and opens nothing.
+    client.force_login(user)
+    answer = client.post("/winter/new/", {"players": "4", "computers": "1", **NEW})
+    assert answer.status_code == 409
+    assert "start or cancel one first" in answer.text
+    assert 'data-testid="winter-new"' in answer.text
+    assert WinterGame.objects.filter(created_by=user).count() == limits.MAX_OPEN_GAMES
+    # A game against computers alone waits for nobody: it is not refused for that.
+    _open(user, players=2, computers=1)
+    # Others may still open theirs, and a game cancelled frees a place.
+    _open(UserFactory(), players=2)
+    services.game_cancel(game_id=waiting[0].pk, user=user)
+    _open(user, players=2)
+
+
+def test_a_person_has_at_most_a_few_games_with_computers(
+    user: User, monkeypatch: pytest.MonkeyPatch, committed: Callable[[], Any]
+) -> None:
+    # The computers' turns queued, played below one by one (as the worker would).
+    queued: list[tuple[int, int]] = []
+    monkeypatch.setattr(computer, "bots_play_enqueue", lambda *turn: queued.append(turn))
+    with committed():
+        games = [_open(user, players=4, computers=3) for _ in range(limits.MAX_COMPUTER_GAMES)]
+    assert all(game.status == WinterGame.Status.RUNNING for game in games)
+    with pytest.raises(ActionRefused, match="games with computer players"):
+        _open(user, players=2, computers=1)
+    # Nor by seating a computer in a game waiting for people.
+    waiting = _open(user, players=3)
+    with pytest.raises(ActionRefused, match="games with computer players"):
+        services.seat_add_computer(game_id=waiting.pk, user=user, level="easy")
+    assert not waiting.seats.filter(bot_level__gt="").exists()
+    mine = WinterGame.objects.filter(created_by=user, seats__bot_level__gt="").distinct()
+    assert mine.count() == limits.MAX_COMPUTER_GAMES
+    # Games of other people are not counted: one another opened with a computer may be
+    # joined. And a game played to its end frees a place.
+    other = _open(UserFactory(), players=3, computers=1)
+    services.game_join(game_id=other.pk, user=user)
+    with committed():
+        services.game_resign(game_id=games[0].pk, user=user)
+    while queued:
+        game_id, number = queued.pop()
+        with committed():
+            computer.bots_play(game_id=game_id, turn_number=number)
+    games[0].refresh_from_db()
+    assert games[0].is_finished
+    _open(user, players=2, computers=1)
+
+
+def test_a_game_a_person_resigned_from_is_not_a_game_with_chosen_computers(
+    user: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(computer, "bots_play_enqueue", lambda *turn: None)
+    people = [UserFactory() for _ in range(limits.MAX_COMPUTER_GAMES)]
+    for person in people:
+        game = _open(user, players=2)
+        services.game_join(game_id=game.pk, user=person)
+        # The computer plays the seat on, but nobody chose it.
+        services.game_resign(game_id=game.pk, user=person)
+    _open(user, players=2, computers=1)
