@@ -205,13 +205,16 @@ def game_create_multi(
     ferryman: bool = False,
     seed: int | None = None,
     bots: Sequence[str] = (),
+    challenge: bool = False,
 ) -> Game:
     """Open a game for 2 to 8 players; the creator takes the first seat.
 
     ``bots``: the level of each computer player to seat at once (up to ``seats_max - 1``).
     It waits for players (in the lobby if ``listed``, else only by its invitation code)
-    until the creator starts it or the last seat is taken. Raises ``MoveRejected`` when
-    the player already has ``MAX_OPEN_GAMES`` games waiting for players (``ActionRefused``).
+    until the creator starts it or the last seat is taken. Raises ``ActionRefused`` when
+    the player already has ``MAX_OPEN_GAMES`` games waiting for players, unless it is a
+    ``challenge``'s game (a friend's challenge accepted: the challenged takes the other
+    seat in the same transaction, so it never waits).
     """
     ensure_not_banned(user)
     if not 2 <= seats_max <= MAX_SEATS:
@@ -226,8 +229,9 @@ def game_create_multi(
     if round_seconds not in ROUND_SECONDS[Game.Pace(pace)]:
         raise ActionRefused(_("That time per round is not offered for this pace."))
     limits.lock_person(user)
-    waiting = Game.objects.filter(status=Game.Status.OPEN, created_by=user).count()
-    limits.ensure_open_games_room(waiting, MAX_OPEN_GAMES)
+    if not challenge:
+        waiting = Game.objects.filter(status=Game.Status.OPEN, created_by=user).count()
+        limits.ensure_open_games_room(waiting, MAX_OPEN_GAMES)
     if bots:
         _ensure_bot_games_room(user)
     game = _new_game(

@@ -334,6 +334,7 @@ def challenge_accept(*, user: User, challenge_id: int) -> Game | WinterGame:
             pace=challenge.pace,
             aids=challenge.aids,
             listed=False,
+            challenge=True,
         )
         game = wintergames.services.game_join(game_id=opened.pk, user=user)
         challenge.winter_game = game
@@ -347,6 +348,7 @@ def challenge_accept(*, user: User, challenge_id: int) -> Game | WinterGame:
             listed=False,
             diagonal=challenge.diagonal,
             ferryman=challenge.ferryman,
+            challenge=True,
         )
         game = games.services.game_join(game=game, user=user, code=game.invite_code)
         challenge.game = game

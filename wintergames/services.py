@@ -148,11 +148,15 @@ def game_create(
     aids: bool = True,
     turn_seconds: int | None = None,
     listed: bool = True,
+    challenge: bool = False,
 ) -> WinterGame:
     """A new game of ``players`` seats: ``user`` first, the seats still open for people,
     then ``computers`` computer players at ``level``, with the table ``aids`` or not. A
     timed ``pace`` gives ``turn_seconds`` for a turn (one of ``TURN_SECONDS``; ``None``:
-    the pace's default). It starts at once when no seat is open."""
+    the pace's default). It starts at once when no seat is open. Refused past one
+    person's caps (``floor.limits``); a ``challenge``'s game (a friend's challenge
+    accepted: the challenged takes the other seat in the same transaction) never waits
+    for players, and is not counted among the games that do."""
     ensure_not_banned(user)
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise ActionRefused(
@@ -172,6 +176,7 @@ def game_create(
         aids=aids,
         turn_seconds=turn_seconds,
         listed=listed,
+        waits=not challenge,
     )
 
 
@@ -187,15 +192,17 @@ def _open(
     rematch_of: WinterGame | None = None,
     position: int = 0,
     listed: bool = True,
+    waits: bool = True,
 ) -> WinterGame:
     # One seat per level ("": a person's), ``user`` at ``position``; started when full.
+    # ``waits``: its open seats wait for whoever comes (not a challenge's, taken at once).
     if pace not in WinterGame.Pace.values:
         raise ActionRefused(_("Choose the game's pace."))
     _check_turn_seconds(pace, turn_seconds)
     # One person's caps (floor.limits), under their row lock: no flood of the lobby, which
     # lists the newest open games, nor of the computers' queue.
     limits.lock_person(user)
-    if levels.count("") > 1:
+    if waits and levels.count("") > 1:
         waiting = WinterGame.objects.filter(status=WinterGame.Status.OPEN, created_by=user)
         limits.ensure_open_games_room(waiting.count())
     if any(levels):

@@ -11,10 +11,15 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+import games.services
+import wintergames.services
 from accounts.models import Notification, User
+from core.errors import ActionRefused
+from floor import limits
 from games.models import Game
 from social import services
-from social.models import Challenge
+from social.models import Challenge, GameKind
+from social.services import ChallengeTerms
 from tests.pages import client_for
 
 pytestmark = pytest.mark.django_db
@@ -132,3 +137,32 @@ def test_blocking_withdraws_challenges_and_stops_new_ones(ana: User, ben: User) 
     challenge.refresh_from_db()
     assert challenge.status == Challenge.Status.CANCELLED
     assert _challenge(client_for(ana), ben, round_seconds="180").status_code == 403
+
+
+@pytest.mark.parametrize("kind", ["limes", "winter"])
+@pytest.mark.usefixtures("friends")
+def test_a_challenge_is_accepted_whatever_games_the_challenger_has_waiting(
+    ana: User, ben: User, kind: str
+) -> None:
+    # The challenge's game never waits (both sit down at once), so the cap on games
+    # waiting for players is not the accepter's problem.
+    for _ in range(limits.MAX_OPEN_GAMES):
+        games.services.game_create_multi(user=ana, seats_max=2, pace=Game.Pace.LIVE)
+        wintergames.services.game_create(
+            user=ana, players=2, computers=0, level="", farmers=True, pace="live"
+        )
+    if kind == "winter":
+        terms = ChallengeTerms(kind=GameKind.WINTER, pace="live")
+    else:
+        terms = ChallengeTerms(pace="live", round_seconds=180)
+    challenge = services.challenge_create(user=ana, other=ben, terms=terms)
+    game = services.challenge_accept(user=ben, challenge_id=challenge.pk)
+    assert game.seats.filter(user=ben).exists()
+    assert not game.seats.filter(user__isnull=True, bot_level="").exists()
+    # Games of the challenger's own waiting for players stay capped.
+    with pytest.raises(ActionRefused, match="waiting for players"):
+        games.services.game_create_multi(user=ana, seats_max=2, pace=Game.Pace.LIVE)
+    with pytest.raises(ActionRefused, match="waiting for players"):
+        wintergames.services.game_create(
+            user=ana, players=2, computers=0, level="", farmers=True, pace="live"
+        )
