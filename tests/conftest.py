@@ -29,6 +29,7 @@ from accounts.vapid import b64url
 from games import services
 from games.models import Game
 from tests.factories import UserFactory, reference_turn_for, seat_user
+from wintergames.rebuild import forget_all
 
 # Every test runs on this clock unless it moves it: a Wednesday at noon, far from the
 # boundaries of a day, a week and a year, so no result depends on when the suite runs.
@@ -58,6 +59,14 @@ def _clear_cache() -> Iterator[None]:
     cache.clear()
     yield
     cache.clear()
+
+
+@pytest.fixture(autouse=True)
+def _forget_winter_positions() -> Iterator[None]:
+    # Winter's rebuilt positions are kept in the process by game number and version; a
+    # test database numbers its games afresh, so one test's game 2 is not the next one's.
+    yield
+    forget_all()
 
 
 @pytest.fixture(autouse=True)

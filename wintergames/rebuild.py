@@ -68,3 +68,9 @@ def remember(game: WinterGame, state: winter.Game) -> None:
     _cache[(game.pk, game.version, game.seed)] = state.copy()
     while len(_cache) > CACHE_SIZE:
         _cache.popitem(last=False)
+
+
+def forget_all() -> None:
+    """Forget every kept position: for tests, whose databases number games afresh (a game
+    of the same number, version and seed may have other seats)."""
+    _cache.clear()

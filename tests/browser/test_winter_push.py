@@ -119,5 +119,12 @@ def test_a_turn_told_while_the_commit_was_under_way_is_not_lost(
     )
     held[0].fulfill(response=answer)
 
-    page.locator("[data-testid=winter-bar]").wait_for(timeout=5_000)  # ana's turn again
-    assert page.get_attribute("[data-testid=winter-board]", "data-version") == str(version)
+    # The board of ben's turn played comes in (not the one before ana's commit, whose bar
+    # is still on the page for a moment after the answer is let through), with ana's bar.
+    page.wait_for_function(
+        "(version) => document.querySelector('[data-testid=winter-board]')"
+        "?.dataset.version === version",
+        arg=str(version),
+        timeout=5_000,
+    )
+    assert page.locator("[data-testid=winter-bar]").is_visible()  # ana's turn again
