@@ -30,6 +30,9 @@ from moderation.selectors import MODERATORS_GROUP
 from rules import solo_rating
 from tournaments import services as tournaments
 from tournaments.models import Tournament
+from wintergames import services as winter_services
+from wintergames.models import WinterGame
+from wintergames.rebuild import winter_game
 
 PASSWORD = "pw-limes-123"
 
@@ -285,6 +288,23 @@ def play_turn(game: Game, user: User) -> Game:
     return services.move_submit(
         game_id=game.pk, user=user, round_number=round_number, turn=turn
     ).game
+
+
+def winter_play_first(game_id: int, user: User) -> None:
+    """Lay ``user``'s drawn Winter tile at its first legal place, no follower, through
+    the service (``user`` is to move)."""
+    game = WinterGame.objects.get(pk=game_id)
+    state = winter_game(game, list(game.seats.select_related("user").order_by("position")))
+    assert state.drawn is not None
+    move = state.legal_moves(state.drawn)[0]
+    winter_services.turn_play(
+        game_id=game_id,
+        user=user,
+        at=move.at,
+        rotation=move.rotation,
+        follower=None,
+        turn_number=len(state.turns),
+    )
 
 
 def started_game(players: list[User], **options: object) -> Game:

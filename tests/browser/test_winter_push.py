@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from tests.browser.pages import settle, sign_in
-from tests.factories import UserFactory
+from tests.factories import UserFactory, winter_play_first
 from wintergames import services
 from wintergames.models import WinterGame
 from wintergames.rebuild import winter_game
@@ -18,6 +18,16 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 # The page's stream element: the nearest [sse-connect] around the board's poller.
 SOURCE = 'document.querySelector("[data-testid=winter-poller]").closest("[sse-connect]")'
+
+
+def _ana_and_ben() -> tuple[WinterGame, Any]:
+    """An untimed game of ana (to move first) and ben, started; and ben."""
+    ana, ben = UserFactory(username="ana"), UserFactory(username="ben")
+    game = services.game_create(
+        user=ana, players=2, computers=0, level="easy", farmers=True, pace="untimed"
+    )
+    services.game_join(game_id=game.pk, user=ben)
+    return game, ben
 
 
 def _stream_event(page: Any, name: str) -> None:
@@ -29,11 +39,7 @@ def test_the_poll_rests_while_the_stream_is_open_and_resumes_when_it_drops(
     page: Any, live_server: Any
 ) -> None:
     base = live_server.url
-    ana, ben = UserFactory(username="ana"), UserFactory(username="ben")
-    game = services.game_create(
-        user=ana, players=2, computers=0, level="easy", farmers=True, pace="untimed"
-    )
-    services.game_join(game_id=game.pk, user=ben)
+    game, _ben = _ana_and_ben()
     polls: list[float] = []
 
     def noted(request: Any) -> None:
@@ -74,11 +80,7 @@ def test_a_turn_told_while_the_commit_was_under_way_is_not_lost(
     # the poll it sets off is queued on the poller that the commit's answer takes off the
     # page, and is lost. The page must still come to ana's turn, with no reload.
     base = live_server.url
-    ana, ben = UserFactory(username="ana"), UserFactory(username="ben")
-    game = services.game_create(
-        user=ana, players=2, computers=0, level="easy", farmers=True, pace="untimed"
-    )
-    services.game_join(game_id=game.pk, user=ben)
+    game, ben = _ana_and_ben()
     page.route("**/stream/**", lambda route: None)  # the test says what the stream tells
     held: list[Any] = []
     page.route("**/play/", lambda route: held.append(route))
@@ -103,15 +105,7 @@ def test_a_turn_told_while_the_commit_was_under_way_is_not_lost(
     played = WinterGame.objects.get(pk=game.pk)
     state = winter_game(played, list(played.seats.order_by("position")))
     assert state.drawn is not None and state.to_move == 1
-    move = state.legal_moves(state.drawn)[0]
-    services.turn_play(
-        game_id=game.pk,
-        user=ben,
-        at=move.at,
-        rotation=move.rotation,
-        follower=None,
-        turn_number=len(state.turns),
-    )
+    winter_play_first(game.pk, ben)
     version = WinterGame.objects.get(pk=game.pk).version
     page.evaluate(
         f"""() => window.testStream.dispatchEvent(

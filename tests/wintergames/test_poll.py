@@ -15,7 +15,7 @@ from django.test import Client
 from pytest_django.fixtures import Settings
 
 from accounts.models import User
-from tests.factories import UserFactory
+from tests.factories import UserFactory, winter_play_first
 from tests.pages import HTMX, client_for
 from wintergames import services
 from wintergames.models import WinterGame
@@ -57,22 +57,6 @@ def _to_move(game: WinterGame, pair: list[User]) -> User:
     return user
 
 
-def _play(game: WinterGame, user: User) -> None:
-    game.refresh_from_db()
-    seats = list(game.seats.select_related("user").order_by("position"))
-    state = winter_game(game, seats)
-    assert state.drawn is not None
-    move = state.legal_moves(state.drawn)[0]
-    services.turn_play(
-        game_id=game.pk,
-        user=user,
-        at=move.at,
-        rotation=move.rotation,
-        follower=None,
-        turn_number=len(state.turns),
-    )
-
-
 def _poll_url(client: Client, game: WinterGame) -> tuple[str, int]:
     """The page's poll, as the page draws it for this session, and its version."""
     page = client.get(f"/winter/games/{game.pk}/").content.decode()
@@ -102,7 +86,7 @@ def test_the_poll_after_the_other_players_turn_draws_the_new_board(
     client = client_for(watcher)
     url, seen = _poll_url(client, game)
 
-    _play(game, mover)
+    winter_play_first(game.pk, mover)
     changed = client.get(url, **HTMX)
 
     now = WinterGame.objects.get(pk=game.pk).version
@@ -119,7 +103,7 @@ def test_every_change_publishes_the_new_version(
     pair: list[User], django_assert_num_queries: NumQueries
 ) -> None:
     game = _duel(pair)
-    _play(game, _to_move(game, pair))
+    winter_play_first(game.pk, _to_move(game, pair))
     services.game_resign(game_id=game.pk, user=pair[1])
     game.refresh_from_db()
 
@@ -146,7 +130,7 @@ def test_a_fill_from_the_row_does_not_hide_a_later_change(pair: list[User]) -> N
     game = _duel(pair)
     cache.clear()
     filled = poll_states.get(game.pk)  # a poll fills the cache from the row
-    _play(game, _to_move(game, pair))
+    winter_play_first(game.pk, _to_move(game, pair))
     game.refresh_from_db()
 
     assert filled is not None and filled[0] < game.version
@@ -165,7 +149,7 @@ def test_with_redis_away_the_poll_reads_the_row_and_misses_no_turn(
 
     with django_assert_num_queries(1):
         assert client.get(url, **HTMX).status_code == 204
-    _play(game, mover)  # its write to the cache is skipped
+    winter_play_first(game.pk, mover)  # its write to the cache is skipped
     changed = client.get(url, **HTMX)
 
     assert changed.status_code == 200

@@ -19,7 +19,7 @@ from django.utils import timezone
 from accounts.models import User
 from core import tokens
 from social.services import chat_post
-from tests.factories import PASSWORD, UserFactory
+from tests.factories import PASSWORD, UserFactory, winter_play_first
 from tests.pages import HTMX, Events
 from wintergames import services
 from wintergames.models import WinterGame
@@ -52,22 +52,6 @@ def _mover_and_watcher(game: WinterGame) -> tuple[User, User]:
     mover, watcher = users[to_move], users[1 - to_move]
     assert mover is not None and watcher is not None
     return mover, watcher
-
-
-def _play(game_id: int, user: User) -> None:
-    game = WinterGame.objects.get(pk=game_id)
-    seats = list(game.seats.select_related("user").order_by("position"))
-    state = winter_game(game, seats)
-    assert state.drawn is not None
-    move = state.legal_moves(state.drawn)[0]
-    services.turn_play(
-        game_id=game_id,
-        user=user,
-        at=move.at,
-        rotation=move.rotation,
-        follower=None,
-        turn_number=len(state.turns),
-    )
 
 
 def signed_in(user: User) -> AsyncClient:
@@ -107,7 +91,7 @@ def test_the_stream_tells_the_page_of_the_other_players_turn(
     def commit() -> None:
         # The push leaves once the turn's transaction commits.
         with django_capture_on_commit_callbacks(execute=True):
-            _play(game.pk, mover)
+            winter_play_first(game.pk, mover)
 
     async def scenario() -> tuple[dict[str, str], int, str]:
         # The page is up to date: the stream says nothing until the turn.
