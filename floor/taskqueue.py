@@ -38,7 +38,7 @@ import django_tasks_db
 from django.conf import settings
 from django.core.checks import CheckMessage, Tags, register
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django_tasks.base import DEFAULT_TASK_QUEUE_NAME, TaskResultStatus
 from django_tasks_db.models import DBTaskResult
@@ -176,6 +176,17 @@ def task_requeue(*, task_id: uuid.UUID | str, claimed: list[str]) -> bool:
     result.started_at = None
     result.save(update_fields=["status", "started_at"])
     return True
+
+
+def opened_by_the_same(running: QuerySet[Any], game_id: int) -> list[int]:
+    """``game_id`` and the games of ``running`` (one game's rows: its ``created_by``) that
+    the same person opened: whose queued tasks a new task of this game waits behind."""
+    creator = (
+        running.model.objects.filter(pk=game_id).values_list("created_by_id", flat=True).first()
+    )
+    if creator is None:
+        return [game_id]
+    return [game_id, *running.filter(created_by_id=creator).values_list("pk", flat=True)]
 
 
 def fair_priority(task_path: str, base: int, ids: list[int]) -> int:

@@ -23,7 +23,7 @@ import rules
 import rules.bot
 from accounts.models import User
 from core.errors import ActionRefused
-from floor.taskqueue import COMPUTERS, fair_priority
+from floor.taskqueue import COMPUTERS, fair_priority, opened_by_the_same
 from games import services, throttle
 from games.analysis import assess_seat
 from games.models import DailyPar, Game, GameAnalysis, Ruleset, SeatAnalysis
@@ -240,17 +240,10 @@ def daily_par_task(day: str, ruleset: str) -> int | None:
     return par.bot_score
 
 
-def _player_games(game_id: int) -> list[int]:
-    creator = Game.objects.filter(pk=game_id).values_list("created_by_id", flat=True).first()
-    if creator is None:
-        return [game_id]
-    ids = Game.objects.filter(created_by_id=creator, status=Game.Status.ACTIVE)
-    return [game_id, *ids.values_list("pk", flat=True)]
-
-
 def bots_play_enqueue(game_id: int, round_number: int) -> None:
     """Queue the computers' turns of a round, behind the other tasks of the same player."""
-    priority = fair_priority(bots_play_task.module_path, BOTS_PRIORITY, _player_games(game_id))
+    running = opened_by_the_same(Game.objects.filter(status=Game.Status.ACTIVE), game_id)
+    priority = fair_priority(bots_play_task.module_path, BOTS_PRIORITY, running)
     bots_play_task.using(priority=priority).enqueue(game_id, round_number)
 
 

@@ -36,6 +36,12 @@ from wintergames.rebuild import winter_game
 
 PASSWORD = "pw-limes-123"
 
+#: The task queue as the site runs it, stored in the database (for ``override_settings(
+#: TASKS=...)``): the tests' own settings run each task at once.
+DATABASE_QUEUE = {
+    "default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default", "computers"]}
+}
+
 M = TypeVar("M", bound=models.Model)
 
 

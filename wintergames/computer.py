@@ -11,6 +11,7 @@ from __future__ import annotations
 from django_tasks import task
 
 import winter.bot
+from floor.taskqueue import fair_priority, opened_by_the_same
 from wintergames import services
 from wintergames.models import WinterGame
 from wintergames.rebuild import winter_game
@@ -43,10 +44,11 @@ def bots_play_task(game_id: int, turn_number: int) -> int:
 
 
 def bots_play_enqueue(game_id: int, turn_number: int) -> None:
-    """Queue a computer player's turn, behind the other Winter turns already waiting.
-
-    A game has one computer's turn queued at a time (the next is queued when it is
-    played), so counting the game's turns already waiting, as Limes counts a player's
-    (``floor.taskqueue.fair_priority``), would always find none: the turn takes the
-    computers' priority as it is."""
-    bots_play_task.using(priority=BOTS_PRIORITY).enqueue(game_id, turn_number)
+    """Queue a computer player's turn, behind the computers' turns already waiting in the
+    other running games of whoever opened this one (``floor.taskqueue.fair_priority``):
+    one person's games against computers take turns with everyone else's."""
+    running = opened_by_the_same(
+        WinterGame.objects.filter(status=WinterGame.Status.RUNNING), game_id
+    )
+    priority = fair_priority(bots_play_task.module_path, BOTS_PRIORITY, running)
+    bots_play_task.using(priority=priority).enqueue(game_id, turn_number)

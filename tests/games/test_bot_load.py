@@ -14,14 +14,11 @@ from accounts.models import User
 from core.errors import ActionRefused
 from games import computer, services
 from games.models import Game, Move, Seat
-from tests.factories import UserFactory, play_turn
+from tests.factories import DATABASE_QUEUE, UserFactory, play_turn
 
 pytestmark = pytest.mark.django_db
 
 Committed = Callable[[], AbstractContextManager[Any]]
-DATABASE_QUEUE = {
-    "default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default", "computers"]}
-}
 STRONG_SEVEN = ["strong"] * 7
 
 

@@ -28,14 +28,11 @@ from floor import mail as games_mail
 from games import services
 from games.models import Game
 from tests.conftest import PushService
-from tests.factories import UserFactory, play_turn, started_game
+from tests.factories import DATABASE_QUEUE, UserFactory, play_turn, started_game
 from tests.pages import client_for
 
 pytestmark = pytest.mark.django_db
 
-DATABASE_QUEUE = {
-    "default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default", "computers"]}
-}
 FLAKY = "tests.games.test_mail.FlakyBackend"
 
 

@@ -31,13 +31,10 @@ from floor.models import TaskWorker
 from games import computer
 from games.models import Game, GameAnalysis, Move, SeatAnalysis
 from tests.conftest import Tarpit
-from tests.factories import UserFactory, play_turn, started_game
+from tests.factories import DATABASE_QUEUE, UserFactory, play_turn, started_game
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
-DATABASE_QUEUE = {
-    "default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default", "computers"]}
-}
 LEASE_SECONDS = 1.0
 
 

@@ -11,10 +11,7 @@ from django.core.management.base import CommandError
 from django.test import override_settings
 
 from floor import taskqueue
-
-DATABASE_QUEUE = {
-    "default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default", "computers"]}
-}
+from tests.factories import DATABASE_QUEUE
 
 
 def test_the_site_refuses_a_django_tasks_db_it_was_not_written_for(

@@ -16,13 +16,10 @@ from django.test import override_settings
 
 from games.models import Game
 from tests.conftest import PushService
-from tests.factories import UserFactory, play_turn, started_game
+from tests.factories import DATABASE_QUEUE, UserFactory, play_turn, started_game
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
-DATABASE_QUEUE = {
-    "default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default", "computers"]}
-}
 #: How long the test waits for the push at most: a bound on a wait, not a timing assert.
 PATIENCE_SECONDS = 180
 

@@ -7,12 +7,13 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from django.test import Client
+from django.test import Client, override_settings
+from django_tasks_db.models import DBTaskResult
 
 from accounts.models import User
 from core.errors import ActionRefused
 from floor import limits
-from tests.factories import UserFactory
+from tests.factories import DATABASE_QUEUE, UserFactory, winter_play_first
 from wintergames import computer, services
 from wintergames.models import WinterGame
 
@@ -90,3 +91,30 @@ def test_a_game_a_person_resigned_from_is_not_a_game_with_chosen_computers(
         # The computer plays the seat on, but nobody chose it.
         services.game_resign(game_id=game.pk, user=person)
     _open(user, players=2, computers=1)
+
+
+def test_another_persons_computer_waits_behind_one_turn_of_a_flood_at_most(
+    user: User, committed: Callable[[], Any]
+) -> None:
+    flooder = UserFactory()
+    with override_settings(TASKS=DATABASE_QUEUE):
+        with committed():
+            flood = [_open(flooder, players=2, computers=1) for _ in range(3)]
+            mine = _open(user, players=2, computers=1)
+        # Each person's first tile laid: each game's computer is to move. The flood's three
+        # turns are queued first, then the other person's.
+        for game in flood:
+            with committed():
+                winter_play_first(game.pk, flooder)
+        with committed():
+            winter_play_first(mine.pk, user)
+    ready = DBTaskResult.objects.ready()
+    # The queue's order: the flood's first, then the other person's, then the flood's rest.
+    assert [result.args_kwargs["args"][0] for result in ready] == [
+        flood[0].pk,
+        mine.pk,
+        flood[1].pk,
+        flood[2].pk,
+    ]
+    assert {result.task_path for result in ready} == {computer.bots_play_task.module_path}
+    assert [result.priority for result in ready][:2] == [computer.BOTS_PRIORITY] * 2
