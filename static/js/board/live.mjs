@@ -14,9 +14,13 @@
 // Once the commit's answer is in, the page polls again if it has heard of a newer version
 // than the one it shows, or if a poll was turned away meanwhile. And whatever is under way,
 // a page whose table is known to be ahead of its board asks for it within a second.
+import { streamHearing } from "../heard.mjs";
+
 let committing = false;
 let missed = false;
-let heard = 0;
+// The table's version, heard from the stream itself (static/js/heard.mjs), for the guard
+// below and for the catch-up after a commit.
+const stream = streamHearing("#live-table");
 
 // By the request's own element: once the board is swapped, the commit's form is off the
 // page, and htmx tells of the request's end on the nearest element still on it.
@@ -45,34 +49,14 @@ function catchUp() {
   const poller = shownPoller();
   if (!poller || committing) return;
   const shown = shownVersion();
-  if (missed || (shown !== null && heard > shown)) {
+  if (missed || (shown !== null && stream.latest() > shown)) {
     missed = false;
     htmx.trigger(poller, "sse:game");
   }
 }
 
-function hear(data) {
-  try {
-    heard = Math.max(heard, Number(JSON.parse(data).version) || 0);
-  } catch {
-    // Not a version: nothing to compare.
-  }
-}
-
 document.addEventListener("htmx:sseMessage", (event) => {
-  if (event.detail.type === "game") hear(event.detail.data);
-});
-// The stream's events reach a poller only while it listens: one swapped in listens once
-// htmx has processed it, a moment later, and an event that comes meanwhile is lost to it
-// (the next card's, say, just after the player's own commit was answered). The table's
-// version is also heard here, from the stream itself, for the guard below.
-const listened = new WeakSet();
-document.addEventListener("htmx:sseOpen", (event) => {
-  const source = event.detail ? event.detail.source : null;
-  if (!source || listened.has(source)) return;
-  if (!(event.target instanceof Element) || !event.target.querySelector("#live-table")) return;
-  listened.add(source);
-  source.addEventListener("game", (message) => hear(message.data));
+  if (event.detail.type === "game") stream.hear(event.detail.data);
 });
 document.addEventListener("htmx:beforeRequest", (event) => {
   if (isCommit(event.detail)) committing = true;
@@ -153,7 +137,7 @@ function tableAhead() {
   const board = versionOf(document.getElementById("board"));
   const table = versionOf(document.getElementById("live-table"));
   if (board === null || table === null) return false;
-  return Math.max(heard, table) > board;
+  return Math.max(stream.latest(), table) > board;
 }
 
 async function ask() {

@@ -524,42 +524,6 @@
     });
   }
 
-  // -- never behind the game ------------------------------------------------------------
-  // The stream's "game" events set off the board's poll. One that comes while a poll (or
-  // the player's commit) is under way is queued on the poller that the answer then takes
-  // off the page, and is lost: with the computers playing turn after turn, the page stayed
-  // on a computer's turn while the game waited for the player. So every version the stream
-  // tells of is heard here, from the stream itself, and once a board is in, a page that
-  // shows an older one than it has heard of polls again.
-  let heard = 0;
-  const listened = new WeakSet();
-
-  function hear(data) {
-    try {
-      heard = Math.max(heard, Number(JSON.parse(data).version) || 0);
-    } catch (e) {
-      // Not a version: nothing to compare.
-    }
-  }
-
-  function catchUp() {
-    const board = document.getElementById("winter-board");
-    const poller = board && board.querySelector("[data-poll-fallback]");
-    if (!poller || Number(board.dataset.version) >= heard) return;
-    htmx.trigger(poller, "sse:game");
-  }
-
-  document.addEventListener("htmx:sseOpen", (event) => {
-    const source = event.detail ? event.detail.source : null;
-    if (!source || listened.has(source)) return;
-    if (!(event.target instanceof Element) || !event.target.querySelector("#winter-board")) return;
-    listened.add(source);
-    source.addEventListener("game", (message) => hear(message.data));
-  });
-  // After any answer has settled (a poll's, the commit's; a board swapped in whole may be
-  // told of on the new board or on what stood around it): the new poller listens by then.
-  document.addEventListener("htmx:afterSettle", () => setTimeout(catchUp, 50));
-
   function scan(root) {
     const board = root.id === "winter-board" ? root : root.querySelector("#winter-board");
     if (board) setUp(board);
