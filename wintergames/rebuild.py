@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Sequence
 
+from django.db import transaction
+
 import winter
 from wintergames.models import WinterGame, WinterSeat, WinterTurn
 
@@ -64,8 +66,18 @@ def winter_game(
 
 
 def remember(game: WinterGame, state: winter.Game) -> None:
-    """Keep ``state`` as the game's position at its current version."""
-    _cache[(game.pk, game.version, game.seed)] = state.copy()
+    """Keep ``state`` as the game's position at its current version, once the transaction
+    that wrote (or read) it has committed. A transaction rolled back after its write leaves
+    nothing kept: its version would come again with another position, and a page drawn
+    from the kept one would show a board that never was and refuse the real turn."""
+    key = (game.pk, game.version, game.seed)
+    kept = state.copy()
+    transaction.on_commit(lambda: _keep(key, kept))
+
+
+def _keep(key: tuple[int, int, int], state: winter.Game) -> None:
+    _cache[key] = state
+    _cache.move_to_end(key)
     while len(_cache) > CACHE_SIZE:
         _cache.popitem(last=False)
 

@@ -5,6 +5,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from django.db import transaction
 from django.utils import timezone
 
 import winter
@@ -133,6 +134,27 @@ def test_a_move_sent_twice_is_played_once(user: Any) -> None:
     assert not first.repeated and again.repeated
     assert WinterTurn.objects.filter(game=game, number=number + 1).count() == 1
     assert WinterGame.objects.get(pk=game.pk).version == first.game.version
+
+
+def test_a_turn_rolled_back_leaves_no_position_behind(
+    user: Any, committed: Callable[[], Any]
+) -> None:
+    # A turn stored, then its transaction rolled back (a later write of the same request
+    # failed). The game's version moves on by another change (a moderator hides the game):
+    # its page must show the game as it is, not the turn that never was.
+    with committed():
+        game = _solo(user, computers=1)
+        before = _state(game)
+        move = _first_move(before)
+        with pytest.raises(RuntimeError), transaction.atomic():
+            services.turn_play(
+                game_id=game.pk, user=user, at=move.at, rotation=move.rotation, follower=None
+            )
+            raise RuntimeError("a later write of the request failed")
+        services.game_hidden_set(game.pk, True, "spam")
+    shown = _state(game)
+    assert shown.turns == before.turns
+    assert shown.drawn == before.drawn and shown.to_move == before.to_move
 
 
 def test_it_is_refused_out_of_turn(user: Any) -> None:
