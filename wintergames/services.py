@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from django.db import transaction
+from django.db.models import Exists, OuterRef, Q
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -236,18 +237,18 @@ def _open(
 
 
 def _computer_games(user: User) -> int:
-    # Games ``user`` opened with computers they chose (a person who resigned is played by
-    # the computer too, but was not chosen), waiting or in play.
-    return (
-        WinterGame.objects.filter(
-            created_by=user,
-            status__in=(WinterGame.Status.OPEN, WinterGame.Status.RUNNING),
-            seats__bot_level__gt="",
-            seats__resigned=False,
-        )
-        .distinct()
-        .count()
-    )
+    # Games ``user`` opened, waiting or in play, with computers they chose (a person who
+    # resigned is played by the computer too, but was not chosen), or in play with no
+    # person left in it: the computers play those to their end, and a game opened with a
+    # friend and left by both would otherwise be a way round the cap.
+    seats = WinterSeat.objects.filter(game=OuterRef("pk"), resigned=False)
+    chosen = Exists(seats.exclude(bot_level=""))
+    people_left = Exists(seats.filter(user__isnull=False))
+    return WinterGame.objects.filter(
+        Q(chosen) | Q(~people_left, status=WinterGame.Status.RUNNING),
+        created_by=user,
+        status__in=(WinterGame.Status.OPEN, WinterGame.Status.RUNNING),
+    ).count()
 
 
 def _ensure_open(game: WinterGame) -> None:

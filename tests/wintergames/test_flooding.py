@@ -93,6 +93,28 @@ def test_a_game_a_person_resigned_from_is_not_a_game_with_chosen_computers(
     _open(user, players=2, computers=1)
 
 
+def test_games_left_to_the_computers_by_everyone_count_as_games_with_computers(
+    user: User,
+) -> None:
+    # Opened with a friend and left by both, a game is played by the computers to its end:
+    # as many as that would be a flood of the computers' queue by a way round the cap.
+    friend = UserFactory()
+    still_played = _open(user, players=2)
+    services.game_join(game_id=still_played.pk, user=friend)
+    services.game_resign(game_id=still_played.pk, user=user)
+    for _ in range(limits.MAX_COMPUTER_GAMES):
+        game = _open(user, players=2)
+        services.game_join(game_id=game.pk, user=friend)
+        services.game_resign(game_id=game.pk, user=user)
+        services.game_resign(game_id=game.pk, user=friend)
+        game.refresh_from_db()
+        assert game.status == WinterGame.Status.RUNNING  # the computers play on
+    with pytest.raises(ActionRefused, match="games with computer players"):
+        _open(user, players=2, computers=1)
+    # The friend opened none of them: their own game with a computer is theirs to open.
+    _open(friend, players=2, computers=1)
+
+
 def test_another_persons_computer_waits_behind_one_turn_of_a_flood_at_most(
     user: User, committed: Callable[[], Any]
 ) -> None:
