@@ -79,9 +79,16 @@ def run(flood: int, after_resign: float, limit: float, no_cap: bool) -> None:
     from games import services
     from games.models import Game, Move
 
-    if no_cap and hasattr(services, "MAX_BOT_GAMES"):
-        # The queue's order alone, without the cap on games with computers.
-        services.MAX_BOT_GAMES = flood + 1
+    if no_cap:
+        # The queue's order alone, without the cap on games with computers (floor.limits;
+        # games.services before the floor had it).
+        try:
+            from floor import limits
+
+            limits.MAX_COMPUTER_GAMES = flood + 1
+        except ImportError:
+            if hasattr(services, "MAX_BOT_GAMES"):
+                services.MAX_BOT_GAMES = flood + 1
     DBTaskResult.objects.filter(status__in=("READY", "RUNNING")).delete()
     tag = uuid.uuid4().hex[:6]
     player = User.objects.create_user(f"q{tag}p", password="bench-pw-123")

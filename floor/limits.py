@@ -27,18 +27,18 @@ def lock_person(user: User) -> None:
     User.objects.select_for_update().filter(pk=user.pk).first()
 
 
-def ensure_open_games_room(waiting: int, limit: int = MAX_OPEN_GAMES) -> None:
+def ensure_open_games_room(waiting: int) -> None:
     """Refuse one more game waiting for players to a person who has ``waiting`` already."""
-    if waiting >= limit:
+    if waiting >= MAX_OPEN_GAMES:
         raise ActionRefused(
             _("You have %d games waiting for players: start or cancel one first.") % waiting,
             status=409,
         )
 
 
-def ensure_computer_games_room(count: int, limit: int = MAX_COMPUTER_GAMES) -> None:
+def ensure_computer_games_room(count: int) -> None:
     """Refuse one more game with computer players to a person who has ``count`` already."""
-    if count >= limit:
+    if count >= MAX_COMPUTER_GAMES:
         raise ActionRefused(
             _("You have %d games with computer players: finish or cancel one first.") % count,
             status=409,

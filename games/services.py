@@ -81,12 +81,10 @@ MAX_SEATS = 8
 # Readable invitation codes: no 0/O, 1/I/L.
 INVITE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 INVITE_LENGTH = 8
-# Games one player may have waiting for players at once and with computer players
-# (floor.limits, as Winter's), and solo games in play (the daily challenge aside): enough
-# for anyone, and no flood of the lobby, the tables or the computers' queue.
-MAX_OPEN_GAMES = limits.MAX_OPEN_GAMES
+# Solo games one player may have in play (the daily challenge aside): enough for anyone,
+# and no flood of the tables. Games waiting for players and games with computer players
+# are capped as Winter's are (floor.limits).
 MAX_SOLO_IN_PLAY = 10
-MAX_BOT_GAMES = limits.MAX_COMPUTER_GAMES
 
 
 @transaction.atomic
@@ -212,9 +210,9 @@ def game_create_multi(
     ``bots``: the level of each computer player to seat at once (up to ``seats_max - 1``).
     It waits for players (in the lobby if ``listed``, else only by its invitation code)
     until the creator starts it or the last seat is taken. Raises ``ActionRefused`` when
-    the player already has ``MAX_OPEN_GAMES`` games waiting for players, unless it is a
-    ``challenge``'s game (a friend's challenge accepted: the challenged takes the other
-    seat in the same transaction, so it never waits).
+    the player already has ``floor.limits.MAX_OPEN_GAMES`` games waiting for players,
+    unless it is a ``challenge``'s game (a friend's challenge accepted: the challenged
+    takes the other seat in the same transaction, so it never waits).
     """
     ensure_not_banned(user)
     if not 2 <= seats_max <= MAX_SEATS:
@@ -231,7 +229,7 @@ def game_create_multi(
     limits.lock_person(user)
     if not challenge:
         waiting = Game.objects.filter(status=Game.Status.OPEN, created_by=user).count()
-        limits.ensure_open_games_room(waiting, MAX_OPEN_GAMES)
+        limits.ensure_open_games_room(waiting)
     if bots:
         _ensure_bot_games_room(user)
     game = _new_game(
@@ -318,7 +316,7 @@ def _ensure_bot_games_room(user: User) -> None:
         status__in=(Game.Status.OPEN, Game.Status.ACTIVE),
         seats__bot_level__gt="",
     ).distinct()
-    limits.ensure_computer_games_room(with_bots.count(), MAX_BOT_GAMES)
+    limits.ensure_computer_games_room(with_bots.count())
 
 
 def _locked(game_id: int) -> tuple[Game, list[Seat]]:

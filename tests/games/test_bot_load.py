@@ -12,6 +12,7 @@ from django_tasks_db.models import DBTaskResult
 
 from accounts.models import User
 from core.errors import ActionRefused
+from floor import limits
 from games import computer, services
 from games.models import Game, Move, Seat
 from tests.factories import DATABASE_QUEUE, UserFactory, play_turn
@@ -33,7 +34,7 @@ def _bot_game(user: User, committed: Committed, levels: list[str]) -> Game:
 
 def test_a_player_has_at_most_a_few_games_with_computers(user: User, committed: Committed) -> None:
     with override_settings(TASKS=DATABASE_QUEUE):
-        games = [_bot_game(user, committed, STRONG_SEVEN) for _ in range(services.MAX_BOT_GAMES)]
+        games = [_bot_game(user, committed, STRONG_SEVEN) for _ in range(limits.MAX_COMPUTER_GAMES)]
         with pytest.raises(ActionRefused, match="games with computer players"):
             _bot_game(user, committed, STRONG_SEVEN)
         # Nor by adding a computer to a game waiting for people.

@@ -11,6 +11,7 @@ from django.urls import reverse
 
 from accounts.models import User
 from core.errors import ActionRefused
+from floor import limits
 from games import selectors, services
 from games.models import Game
 from games.services import game_create_daily
@@ -21,7 +22,7 @@ pytestmark = pytest.mark.django_db
 
 
 def test_a_player_has_at_most_a_few_games_waiting_for_players(client: Client, user: User) -> None:
-    for _ in range(services.MAX_OPEN_GAMES):
+    for _ in range(limits.MAX_OPEN_GAMES):
         services.game_create_multi(user=user, seats_max=2, pace=Game.Pace.LIVE)
     with pytest.raises(ActionRefused, match="waiting for players"):
         services.game_create_multi(user=user, seats_max=2, pace=Game.Pace.LIVE, listed=False)
@@ -32,7 +33,7 @@ def test_a_player_has_at_most_a_few_games_waiting_for_players(client: Client, us
         follow=True,
     )
     assert "start or cancel one first" in response.content.decode()
-    assert Game.objects.filter(created_by=user).count() == services.MAX_OPEN_GAMES
+    assert Game.objects.filter(created_by=user).count() == limits.MAX_OPEN_GAMES
     # Once one is cancelled, another may be opened.
     services.game_cancel(game=Game.objects.filter(created_by=user).order_by("pk")[0], user=user)
     services.game_create_multi(user=user, seats_max=2, pace=Game.Pace.LIVE)
@@ -57,7 +58,7 @@ def test_the_lobby_lists_a_page_of_games_and_its_poll_redraws_only_that_page(
 ) -> None:
     hosts = UserFactory.create_batch(12)
     for host in hosts:
-        for _ in range(services.MAX_OPEN_GAMES):
+        for _ in range(limits.MAX_OPEN_GAMES):
             services.game_create_multi(user=host, seats_max=2, pace=Game.Pace.LIVE)
     size = selectors.LOBBY_PAGE_SIZE
     first = client.get(reverse("games:lobby"))
