@@ -69,6 +69,7 @@ from benchmarks.sse_client import EventStream
 
 ALLOWED_HOST = "http://127.0.0.1"  # loopback only: never load any other address
 POLL_SECONDS = 2.0
+STREAM_RETRY_SECONDS = 1.0
 PUSH = os.environ.get("LIMES_LOAD_PUSH") == "1"
 # Draft through the server's board partials, as the page did before it drafted by itself.
 PARTIALS = os.environ.get("LIMES_LOAD_PARTIALS") == "1"
@@ -312,26 +313,34 @@ class MultiPlayer(SignedIn):
         self.listener = gevent.spawn(self.listen, port, path)
 
     def listen(self, port: int, path: str) -> None:
-        started = time.monotonic()
-        try:
-            stream = EventStream(port, path, {"sessionid": self.player["sessionid"]}, timeout=60)
-        except OSError as error:
-            self.stream_opened(started, error)
-            return
-        if stream.status != 200:
-            # Refused (the proxy's limits answer 429 or 503): the page polls instead.
-            self.stream_opened(started, RuntimeError(f"status {stream.status}"))
-            stream.close()
-            return
-        self.stream_opened(started, None)
-        try:
-            while True:
-                stream.next_event()
-                self.news.set()
-        except (EOFError, OSError):
-            return
-        finally:
-            stream.close()
+        while True:
+            started = time.monotonic()
+            try:
+                stream = EventStream(
+                    port, path, {"sessionid": self.player["sessionid"]}, timeout=60
+                )
+            except OSError as error:
+                self.stream_opened(started, error)
+                return
+            if stream.status != 200:
+                # Refused (the proxy's limits answer 429 or 503): the page polls instead.
+                self.stream_opened(started, RuntimeError(f"status {stream.status}"))
+                stream.close()
+                return
+            self.stream_opened(started, None)
+            try:
+                while True:
+                    stream.next_event()
+                    self.news.set()
+            except (EOFError, OSError):
+                pass
+            finally:
+                stream.close()
+            # Ended by the server (a restart, a lost Redis): the page's EventSource opens it
+            # again after the stream's retry (floor.streams.RETRY_MILLISECONDS), each
+            # opening counted as a "stream" again; the page polls once meanwhile.
+            self.news.set()
+            time.sleep(STREAM_RETRY_SECONDS)
 
     def stream_opened(self, started: float, error: Exception | None) -> None:
         """A stream opened, or was refused: as a request kind of its own ("stream"), so

@@ -16,8 +16,10 @@
   (``task_requeue``) once the database answers, and goes on.
 - **Fair order.** A person waiting for the computers' turn comes before any analysis, and
   one player's flood of games waits behind everyone else's: each new task of a player's
-  games is queued one priority step below the tasks of theirs already waiting
-  (``fair_priority``; the games choose the priorities: ``games.computer``).
+  games is queued one priority step below the same task of their games already waiting
+  (``fair_priority`` over ``opened_by_the_same``; the games choose the priorities:
+  ``games.computer``, ``wintergames.computer``). Each game counts its own tasks: one
+  person's Limes and Winter computers are each held to their cap (``floor.limits``).
 
 Written against django-tasks-db 0.13 (``TASKS_DB_WRITTEN_FOR``), whose private parts the
 worker builds on (``manage.py task_worker`` swaps ``db_worker.Worker`` for its own, runs its
