@@ -61,8 +61,8 @@ def winter_game(
     if turns is None:
         turns = list(game.turns.order_by("number"))
     state = replay(fresh_game(game, seats), [turn.entry for turn in turns])
-    remember(game, state)
-    return state.copy()
+    remember(game, state)  # (keeps a copy of its own: this one is the caller's)
+    return state
 
 
 def remember(game: WinterGame, state: winter.Game) -> None:
