@@ -3,7 +3,8 @@ from __future__ import annotations
 import os
 import re
 import shutil
-from collections.abc import Iterator
+import threading
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 import pytest
@@ -112,3 +113,54 @@ def artifacts() -> Path:
     """The folder for screenshots (made if missing); git ignores it."""
     _ARTIFACTS.mkdir(exist_ok=True)
     return _ARTIFACTS
+
+
+class _ViewsRunning:
+    """The live server's WSGI application, counting the requests whose views are running.
+
+    A streaming response's view returns at once (its body runs later), so an open event
+    stream does not count: only the requests that could be reading or writing the
+    database.
+    """
+
+    def __init__(self, app: Callable[..., Iterable[bytes]]) -> None:
+        self.app = app
+        self.running = 0
+        self.done = threading.Condition()
+
+    def __call__(self, environ: dict[str, object], start_response: object) -> Iterable[bytes]:
+        with self.done:
+            self.running += 1
+        try:
+            return self.app(environ, start_response)
+        finally:
+            with self.done:
+                self.running -= 1
+                self.done.notify_all()
+
+    def wait(self, seconds: float) -> None:
+        with self.done:
+            self.done.wait_for(lambda: self.running == 0, timeout=seconds)
+
+
+@pytest.fixture(autouse=True)
+def _no_request_outlives_the_test(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Before the test's tables are emptied, wait for the live server's running requests.
+
+    A page closed at the end of a test may leave a request in a view (a chat panel it had
+    just asked for, a poll). If that view is reading when the tables are truncated,
+    PostgreSQL can find the two waiting on each other's locks and fail the truncation: the
+    rows left behind then fail the next test. The database fixture is set up first, so it
+    is torn down after this.
+    """
+    if "live_server" not in request.fixturenames:
+        yield
+        return
+    request.getfixturevalue("transactional_db")
+    server = request.getfixturevalue("live_server").thread.httpd
+    app = server.get_app()
+    if not isinstance(app, _ViewsRunning):
+        app = _ViewsRunning(app)
+        server.set_app(app)
+    yield
+    app.wait(seconds=30)
