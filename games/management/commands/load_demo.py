@@ -6,16 +6,12 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 
 import rules
+from accounts.demo import DEMO_PASSWORD, DEMO_USERNAME, RIVAL_USERNAME, demo_account
 from accounts.models import User
-from accounts.services import notification_preferences_set
 from games import rebuild, services
 from games.models import Game
 
-DEMO_USERNAME = "demo"
-DEMO_PASSWORD = "demo-limes"
 DEMO_SEED = 2014
-# A second player, so the demo shows a finished two-player game and a game in the lobby.
-RIVAL_USERNAME = "demo-rival"
 
 
 class Command(BaseCommand):
@@ -26,8 +22,8 @@ class Command(BaseCommand):
 
     @transaction.atomic
     def handle(self, *args: object, **options: object) -> None:
-        user = _account(DEMO_USERNAME)
-        rival = _account(RIVAL_USERNAME)
+        user = demo_account(DEMO_USERNAME)
+        rival = demo_account(RIVAL_USERNAME)
         if Game.objects.filter(seats__user=user, seed=DEMO_SEED).exists():
             self.stdout.write("Demo data already loaded.")
             return
@@ -46,18 +42,6 @@ class Command(BaseCommand):
                 f"game #{duel.pk}, game #{waiting.pk} waiting in the lobby."
             )
         )
-
-
-def _account(username: str) -> User:
-    # Round emails off: the demo games are played out here, and nobody reads example.org.
-    user, created = User.objects.get_or_create(
-        username=username, defaults={"email": f"{username}@example.org"}
-    )
-    if created:
-        user.set_password(DEMO_PASSWORD)
-        user.save()
-        notification_preferences_set(user=user, choices={("turn", "email"): False})
-    return user
 
 
 def _play_out(game: Game, players: list[User]) -> None:

@@ -8,8 +8,9 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 from django.utils import timezone
 
+from accounts.demo import DEMO_USERNAME, RIVAL_USERNAME
 from accounts.models import User
-from games.management.commands.load_demo import DEMO_USERNAME, RIVAL_USERNAME, _play_out
+from games.management.commands.load_demo import _play_out
 from games.models import Ruleset
 from tournaments import services
 from tournaments.models import Tournament
