@@ -151,7 +151,8 @@ def game_page(
     )
     seat_views = [
         SeatView(
-            name=names[seat.position],
+            # An open seat waits for a person: not the "Computer N" of the record's names.
+            name=_("open seat") if seat.is_open else names[seat.position],
             colour=boardhtml.COLOURS[seat.position % len(boardhtml.COLOURS)],
             is_bot=seat.is_bot and not seat.resigned,
             level=seat.get_bot_level_display() if seat.is_bot else "",

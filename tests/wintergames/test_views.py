@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -74,6 +75,16 @@ def test_the_full_page_and_the_fragment(client_logged_in: Client, user: Any) -> 
     fragment = client_logged_in.get(f"/winter/games/{game.pk}/?at=-1,0", **HTMX)
     assert b"<html" not in fragment.content
     assert fragment.content.lstrip().startswith(b"<section")
+
+
+def test_an_open_game_names_its_open_seats_as_open_not_as_computers(client: Client) -> None:
+    rival = UserFactory(username="rival")
+    game = services.game_create(
+        user=rival, players=3, computers=0, level="", farmers=True, pace="untimed"
+    )
+    page = client.get(f"/winter/games/{game.pk}/").content.decode()
+    names = re.findall(r'data-testid="winter-seat">\s*<td><span[^>]*></span> ([^<\n]+)', page)
+    assert [name.strip() for name in names] == ["rival", "open seat", "open seat"]
 
 
 def test_a_draft_step_is_a_link_without_javascript(client_logged_in: Client, user: Any) -> None:
